@@ -1,0 +1,84 @@
+"""Property tests: random legal play in every game keeps the engine's promises."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thirteen.cards import full_deck
+from thirteen.game import Game, card_count
+from thirteen.moves import Move
+from thirteen.packer import PackerState
+from thirteen.variants import GAMES
+
+GAME_NAMES = sorted(GAMES)
+
+
+@st.composite
+def played_games(draw: st.DrawFn) -> Game:
+    name = draw(st.sampled_from(GAME_NAMES))
+    options = {}
+    if GAMES[name].family == "packer" and not GAMES[name].kings_down:
+        options["worry_back"] = draw(st.booleans())
+    variant = GAMES[name].with_options(**options)
+    game = Game.new(variant, draw(st.integers(1, 10**9)))
+    for _ in range(draw(st.integers(0, 60))):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.push(moves[draw(st.integers(0, len(moves) - 1))])
+    return game
+
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@SETTINGS
+@given(played_games())
+def test_random_play_never_creates_loses_or_duplicates_a_card(game: Game) -> None:
+    assert card_count(game.state) == Counter(full_deck(game.variant.decks))
+
+
+@SETTINGS
+@given(played_games())
+def test_saved_games_round_trip(game: Game) -> None:
+    back = Game.from_json(game.to_json())
+    assert back.state == game.state and back.moves == game.moves
+    assert hash(back.state) == hash(game.state)
+
+
+@SETTINGS
+@given(played_games())
+def test_undo_after_any_sequence_restores_the_start(game: Game) -> None:
+    played = list(game.moves)
+    while game.moves:
+        game.undo()
+    assert game.state == game.start
+    for _ in played:
+        game.redo()
+    assert game.moves == played
+
+
+@SETTINGS
+@given(played_games())
+def test_notation_round_trips_for_every_legal_move(game: Game) -> None:
+    for move in game.legal_moves():
+        assert Move.parse(str(move)) == move
+        assert game.state.why_illegal(move) is None
+
+
+@SETTINGS
+@given(played_games())
+def test_the_view_never_shows_a_hidden_card(game: Game) -> None:
+    state = game.state
+    view = str(game.state.view())
+    if isinstance(state, PackerState):
+        for col, hidden in zip(state.columns, state.hidden, strict=True):
+            for card in col[:hidden]:
+                assert f"'{card}'" not in view
+    else:
+        assert "stock" not in game.state.view()
+        assert game.state.view()["stock_left"] == len(state.stock)
