@@ -71,7 +71,7 @@ class Variant:
                 raise ValueError("worry_back must be true or false")
             if key == "foundations" and value not in ("suit", "rank"):
                 raise ValueError("foundations must be 'suit' or 'rank'")
-        if self.family != "packer" and options:
+        if options and (self.family != "packer" or self.kings_down):
             raise ValueError(f"{self.name} has no options")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 

@@ -1,0 +1,94 @@
+"""The `thirteen` command, run as a user runs it (a real process, pipes for stdin)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from thirteen.deal import parse_board
+from thirteen.variants import GAMES
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "thirteen.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_games_lists_every_game() -> None:
+    out = run("games").stdout
+    assert all(name in out for name in GAMES)
+
+
+def test_every_command_has_help() -> None:
+    for command in ("games", "deal", "rules", "play", "check", "solve", "hint", "serve"):
+        r = run(command, "--help")
+        assert r.returncode == 0 and "usage:" in r.stdout, command
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_deal_formats(game: str) -> None:
+    board = run("deal", game, "7", "--format", "board")
+    assert board.returncode == 0
+    parse_board(GAMES[game], board.stdout)  # the board text reads back
+    data = json.loads(run("deal", game, "7", "--format", "json").stdout)
+    assert data["game"] == game and data["number"] == 7
+    assert run("deal", game, "7").stdout.startswith(GAMES[game].title)
+    assert run("rules", game).stdout.startswith(GAMES[game].title)
+
+
+def test_play_from_a_pipe() -> None:
+    r = run("play", "bakers-dozen", "9", stdin="c2-f\nc1-c1\nu\nr\nq\n")
+    assert r.returncode == 0
+    assert "refused: c1-c1" in r.stdout
+    assert "fH:AH" in r.stdout
+
+
+def test_check_reports_won_lost_in_play_and_the_first_illegal_move(tmp_path: Path) -> None:
+    r = run("check", "bakers-dozen", "9", "c2-f")
+    assert (r.returncode, r.stdout.strip()) == (1, "in play")
+    r = run("check", "bakers-dozen", "9", "c2-f", "c1-c1", "c6-f")
+    assert r.returncode == 1 and r.stdout.startswith("illegal move 2: c1-c1")
+    board = tmp_path / "deal.txt"
+    board.write_text(endgame("KH QH", "KS", "H-J C-K D-K S-Q"))
+    r = run("check", "bakers-dozen", "--board", str(board), stdin="c2-f c2-c1\n")
+    assert r.stdout.startswith("illegal move 2: c2-c1: column 2 is empty")
+    r = run("check", "bakers-dozen", "--board", str(board), stdin="c2-f c1-f c1-f")
+    assert (r.returncode, r.stdout.strip()) == (0, "won")
+
+
+def endgame(col1: str, col2: str, foundations: str) -> str:
+    """A 13-column Baker's Dozen board with two columns left and the rest on foundations."""
+    return f"Foundations: {foundations}\n{col1}\n{col2}\n" + ":\n" * 11
+
+
+def test_check_lost(tmp_path: Path) -> None:
+    board = tmp_path / "stuck.txt"
+    board.write_text(endgame("QH KS", "QS KH", "H-J C-K D-K S-J"))
+    r = run("check", "bakers-dozen", "--board", str(board))
+    assert (r.returncode, r.stdout.strip()) == (1, "lost")
+
+
+@pytest.mark.parametrize("args", [
+    ("deal", "no-such-game", "1"),
+    ("deal", "bakers-dozen", "x"),
+    ("deal", "bakers-dozen", "0"),
+    ("deal", "bakers-dozen", "--board", "/no/such/file"),
+    ("check", "bakers-dozen"),
+    ("rules", "castles", "--foundations", "diagonal"),
+    ("play", "bisley", "--worry-back"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args: tuple[str, ...]) -> None:
+    r = run(*args)
+    assert r.returncode == 2, r
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_unreadable_board_is_refused(tmp_path: Path) -> None:
+    board = tmp_path / "bad.txt"
+    board.write_text("AH AH\nXX\n")
+    r = run("deal", "bakers-dozen", "--board", str(board))
+    assert r.returncode == 2 and r.stderr.startswith("thirteen: ")
