@@ -100,7 +100,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     game = _start(args)
     state = game.start
     if args.format == "board":
-        print(format_board(state.to_layout()), end="")
+        print(format_board(state.to_layout(), variant=game.variant), end="")
     elif args.format == "json":
         layout = state.to_layout()
         print(json.dumps({

@@ -11,7 +11,7 @@ pass it to fc-solve. PySolFC's steps, in order:
    talon, and ``dealRow`` deals from the top to columns 0..n-1, one round at a time.
 
 Per game (PySolFC ids): Baker's Dozen (31) and Good Measure (86) swap each king with the
-highest non-king dealt before it to the same column, then reverse the list; Good Measure
+deepest non-king dealt before it to the same column, then reverse the list; Good Measure
 then moves the two aces nearest the bottom of the talon to the very bottom, takes them to
 the foundations after the deal, and because it does so after placing the kings, a king can
 be left above other cards (about 1.8% of deals, deal 2 is one): the seed's rule (kings to

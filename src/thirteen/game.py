@@ -124,7 +124,8 @@ class Game:
             "game": v.name,
             "options": v.options(),
             "number": self.number,
-            "board": format_board(self.start.to_layout()) if self.number is None else None,
+            "board": (format_board(self.start.to_layout(), variant=v) if self.number is None
+                      else None),
             "moves": [str(m) for m in self.moves],
             "redo": [str(m) for m in self.redo_stack],
         }
