@@ -1,0 +1,420 @@
+"""SQLite storage shared by the web server and the terminal app: players, games, moves and
+per-player statistics.
+
+One row per game and one row per move; every write is committed before the method returns,
+so a front end that answers only after `Store.save_game` returns never loses an answered move,
+even when its process is killed (the database runs in WAL mode with ``synchronous=NORMAL``:
+a commit survives a killed process; only a power cut can lose the last few commits).
+
+One connection is shared by all threads behind a lock: every statement here is short, and
+SQLite serialises writers anyway.
+
+A *player* is any string the front end chooses: the web server uses unguessable tokens
+(`Store.new_player`), the terminal app a local name. A player can only load their own games.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,            -- a web token or a local name
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    player TEXT NOT NULL REFERENCES players(id),
+    game TEXT NOT NULL,             -- the variant's name
+    options TEXT NOT NULL,          -- JSON object of player options
+    number TEXT,                    -- the deal number (decimal: up to 20 digits), or NULL
+    board TEXT,                     -- fc-solve board text when number is NULL
+    status TEXT NOT NULL,           -- 'in play', 'won', 'lost'
+    started REAL NOT NULL,          -- unix times
+    updated REAL NOT NULL,
+    finished REAL,                  -- set when the game is won or its result recorded
+    elapsed REAL NOT NULL DEFAULT 0,  -- seconds of play, as the front end counts them
+    redo TEXT NOT NULL DEFAULT '[]',  -- JSON list: the redo stack, bottom first
+    version INTEGER NOT NULL DEFAULT 0,  -- bumped by every save
+    result TEXT                     -- 'won' or 'lost' once counted in the statistics
+);
+CREATE INDEX IF NOT EXISTS games_by_player ON games (player, game, finished, updated);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,           -- 0-based position in the game's current line
+    move TEXT NOT NULL,             -- project notation, e.g. c3-c7
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS stats (
+    player TEXT NOT NULL REFERENCES players(id),
+    game TEXT NOT NULL,
+    played INTEGER NOT NULL DEFAULT 0,
+    won INTEGER NOT NULL DEFAULT 0,
+    lost INTEGER NOT NULL DEFAULT 0,
+    current_streak INTEGER NOT NULL DEFAULT 0,
+    best_streak INTEGER NOT NULL DEFAULT 0,
+    best_time REAL,
+    fewest_moves INTEGER,
+    PRIMARY KEY (player, game)
+) WITHOUT ROWID;
+"""
+
+
+def default_path() -> Path:
+    """``thirteen.sqlite3`` in the user's data directory (created if missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("thirteen"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "thirteen.sqlite3"
+
+
+def _text(number: object) -> str | None:
+    return None if number is None else str(number)
+
+
+def new_token() -> str:
+    """An unguessable player token (256 random bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+class Store:
+    """Players, games, moves and statistics in one SQLite file."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(
+            str(self.path), check_same_thread=False, isolation_level=None, timeout=30.0
+        )
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        with self._lock:
+            self._conn.executescript(_SCHEMA)
+        with self._tx() as c:
+            c.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+
+    # ---- plumbing --------------------------------------------------------------------------
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One transaction under the lock: committed on success, rolled back on error."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._conn.execute(sql, args).fetchall())
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- players ---------------------------------------------------------------------------
+    def new_player(self) -> str:
+        """Create a player with a fresh unguessable token and return the token."""
+        token = new_token()
+        with self._tx() as c:
+            c.execute("INSERT INTO players (id, created) VALUES (?, ?)", (token, time.time()))
+        return token
+
+    def has_player(self, player: str) -> bool:
+        return bool(self._read("SELECT 1 FROM players WHERE id = ?", (player,)))
+
+    @staticmethod
+    def _ensure_player(c: sqlite3.Connection, player: str) -> None:
+        c.execute(
+            "INSERT OR IGNORE INTO players (id, created) VALUES (?, ?)", (player, time.time())
+        )
+
+    # ---- games -----------------------------------------------------------------------------
+    def save_game(
+        self,
+        player: str,
+        game: Game,
+        game_id: int | None = None,
+        *,
+        elapsed: float | None = None,
+    ) -> int:
+        """Insert (``game_id`` None) or update a whole game, moves and redo stack included;
+        returns its id. Only the moves that changed are rewritten. Raises `KeyError` if
+        ``game_id`` is not one of ``player``'s games."""
+        return self.save(player, game, game_id, elapsed=elapsed)[0]
+
+    def save(
+        self,
+        player: str,
+        game: Game,
+        game_id: int | None = None,
+        *,
+        elapsed: float | None = None,
+        status: str | None = None,
+        moves: list[str] | None = None,
+        stored: list[str] | None = None,
+    ) -> tuple[int, int]:
+        """`save_game` returning (id, version) for callers that keep games in memory, with
+        shortcuts they may pass: ``status`` (the game's status), ``moves`` (its moves as
+        text) and ``stored`` (the moves known to be stored under ``game_id`` now)."""
+        v = game.variant
+        status = status if status is not None else game.status()
+        texts = moves if moves is not None else [str(m) for m in game.moves]
+        redo = json.dumps([str(m) for m in game.redo_stack])
+        options = json.dumps(v.options())
+        number = _text(game.number)
+        now = time.time()
+        with self._tx() as c:
+            if game_id is None:
+                self._ensure_player(c, player)
+                board = game.to_dict()["board"]
+                cur = c.execute(
+                    "INSERT INTO games (player, game, options, number, board, status, started,"
+                    " updated, elapsed, redo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (player, v.name, options, number, board, status, now, now, elapsed or 0.0,
+                     redo),
+                )
+                assert cur.lastrowid is not None
+                game_id = int(cur.lastrowid)
+                old: list[str] = []
+                version = 0
+            else:
+                row = c.execute(
+                    "SELECT game, number, version FROM games WHERE id = ? AND player = ?",
+                    (game_id, player),
+                ).fetchone()
+                if row is None:
+                    raise KeyError(f"no game {game_id} for this player")
+                if (row[0], row[1]) != (v.name, number):
+                    raise ValueError(f"game {game_id} is another deal; save it under a new id")
+                version = int(row[2]) + 1
+                old = stored if stored is not None else [m for (m,) in c.execute(
+                    "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+                c.execute(
+                    "UPDATE games SET options = ?, status = ?, updated = ?, redo = ?,"
+                    " elapsed = COALESCE(?, elapsed), version = ?,"
+                    " finished = CASE WHEN ? = 'won' THEN COALESCE(finished, ?) ELSE finished END"
+                    " WHERE id = ?",
+                    (options, status, now, redo, elapsed, version, status, now, game_id),
+                )
+            same = 0
+            while same < min(len(old), len(texts)) and old[same] == texts[same]:
+                same += 1
+            if len(old) > same:
+                c.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, same))
+            c.executemany(
+                "INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)",
+                [(game_id, ply, texts[ply], now) for ply in range(same, len(texts))],
+            )
+            if status == "won":
+                c.execute("UPDATE games SET finished = COALESCE(finished, ?) WHERE id = ?",
+                          (now, game_id))
+        return game_id, version
+
+    def load_game(self, player: str, game_id: int) -> Game:
+        """The game as last saved; `KeyError` if it is not one of ``player``'s games."""
+        from .game import Game
+
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT game, options, number, board, redo FROM games WHERE id = ? AND player = ?",
+                (game_id, player),
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"no game {game_id} for this player")
+            moves = [m for (m,) in self._conn.execute(
+                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+        name, options, number, board, redo = row
+        return Game.from_dict({
+            "game": name, "options": json.loads(options),
+            "number": None if number is None else int(number), "board": board,
+            "moves": moves, "redo": json.loads(redo),
+        })
+
+    def latest_game(self, player: str, game_name: str) -> tuple[int, Game] | None:
+        """``player``'s most recently saved unfinished game of ``game_name``, if any."""
+        rows = self._read(
+            "SELECT id FROM games WHERE player = ? AND game = ? AND finished IS NULL"
+            " ORDER BY updated DESC, id DESC LIMIT 1",
+            (player, game_name),
+        )
+        if not rows:
+            return None
+        game_id = int(rows[0][0])
+        return game_id, self.load_game(player, game_id)
+
+    def latest_any(self, player: str) -> int | None:
+        """The id of ``player``'s most recently saved unfinished game of any kind."""
+        rows = self._read(
+            "SELECT id FROM games WHERE player = ? AND finished IS NULL"
+            " ORDER BY updated DESC, id DESC LIMIT 1",
+            (player,),
+        )
+        return int(rows[0][0]) if rows else None
+
+    def find_deal(self, player: str, game_name: str, number: int,
+                  options: dict[str, object] | None = None) -> int | None:
+        """The id of ``player``'s latest unfinished game of deal ``number``, if any."""
+        rows = self._read(
+            "SELECT id FROM games WHERE player = ? AND game = ? AND number = ? AND options = ?"
+            " AND finished IS NULL ORDER BY updated DESC, id DESC LIMIT 1",
+            (player, game_name, str(number), json.dumps(options or {})),
+        )
+        return int(rows[0][0]) if rows else None
+
+    def game_info(self, player: str, game_id: int) -> dict[str, Any]:
+        """The game's row without its moves; `KeyError` if not ``player``'s."""
+        rows = self._read(
+            "SELECT id, game, options, number, status, started, updated, finished, elapsed,"
+            " version, result FROM games WHERE id = ? AND player = ?",
+            (game_id, player),
+        )
+        if not rows:
+            raise KeyError(f"no game {game_id} for this player")
+        keys = ("id", "game", "options", "number", "status", "started", "updated", "finished",
+                "elapsed", "version", "result")
+        info = dict(zip(keys, rows[0], strict=True))
+        info["options"] = json.loads(info["options"])
+        info["number"] = None if info["number"] is None else int(info["number"])
+        return info
+
+    def games(self, player: str, limit: int = 50) -> list[dict[str, Any]]:
+        """``player``'s games, most recently saved first."""
+        rows = self._read(
+            "SELECT g.id, g.game, g.number, g.status, g.started, g.updated, g.finished,"
+            " g.elapsed, g.result, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
+            " FROM games g WHERE g.player = ? ORDER BY g.updated DESC, g.id DESC LIMIT ?",
+            (player, limit),
+        )
+        keys = ("id", "game", "number", "status", "started", "updated", "finished", "elapsed",
+                "result", "moves")
+        out = [dict(zip(keys, r, strict=True)) for r in rows]
+        for g in out:
+            g["number"] = None if g["number"] is None else int(g["number"])
+        return out
+
+    def moves(self, player: str, game_id: int) -> list[str]:
+        """The stored moves of one of ``player``'s games, in order."""
+        self.game_info(player, game_id)
+        return [m for (m,) in self._read(
+            "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+
+    def abandon(self, player: str, game_name: str, keep: int | None = None) -> list[int]:
+        """Count ``player``'s other unfinished games of ``game_name`` that have moves as lost
+        (a new deal abandons them) and mark them finished; returns their ids."""
+        now = time.time()
+        with self._tx() as c:
+            rows = c.execute(
+                "SELECT g.id, g.elapsed FROM games g WHERE g.player = ? AND g.game = ?"
+                " AND g.finished IS NULL AND g.result IS NULL AND g.id IS NOT ?"
+                " AND EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id)",
+                (player, game_name, keep),
+            ).fetchall()
+            for game_id, _elapsed in rows:
+                c.execute("UPDATE games SET result = 'lost', finished = ? WHERE id = ?",
+                          (now, game_id))
+                self._record(c, player, game_name, False, 0.0, 0)
+        return [int(r[0]) for r in rows]
+
+    # ---- statistics ------------------------------------------------------------------------
+    @staticmethod
+    def _record(c: sqlite3.Connection, player: str, game_name: str, won: bool,
+                seconds: float, moves: int) -> None:
+        Store._ensure_player(c, player)
+        c.execute("INSERT OR IGNORE INTO stats (player, game) VALUES (?, ?)", (player, game_name))
+        if won:
+            c.execute(
+                "UPDATE stats SET played = played + 1, won = won + 1,"
+                " current_streak = current_streak + 1,"
+                " best_streak = MAX(best_streak, current_streak + 1),"
+                " best_time = MIN(COALESCE(best_time, ?), ?),"
+                " fewest_moves = MIN(COALESCE(fewest_moves, ?), ?)"
+                " WHERE player = ? AND game = ?",
+                (seconds, seconds, moves, moves, player, game_name),
+            )
+        else:
+            c.execute(
+                "UPDATE stats SET played = played + 1, lost = lost + 1, current_streak = 0"
+                " WHERE player = ? AND game = ?",
+                (player, game_name),
+            )
+
+    def record_result(self, player: str, game_name: str, won: bool, seconds: float,
+                      moves: int) -> None:
+        """Count one finished game in ``player``'s statistics for ``game_name``."""
+        with self._tx() as c:
+            self._record(c, player, game_name, won, seconds, moves)
+
+    def finish_game(self, player: str, game_id: int, won: bool, seconds: float,
+                    moves: int) -> bool:
+        """Count a saved game's result once (later calls do nothing and return False) and mark
+        it finished. `KeyError` if it is not ``player``'s."""
+        with self._tx() as c:
+            row = c.execute("SELECT game, result FROM games WHERE id = ? AND player = ?",
+                            (game_id, player)).fetchone()
+            if row is None:
+                raise KeyError(f"no game {game_id} for this player")
+            if row[1] is not None:
+                return False
+            now = time.time()
+            c.execute(
+                "UPDATE games SET result = ?, finished = COALESCE(finished, ?) WHERE id = ?",
+                ("won" if won else "lost", now, game_id),
+            )
+            self._record(c, player, row[0], won, seconds, moves)
+        return True
+
+    def stats(self, player: str, game_name: str) -> dict[str, Any]:
+        """played, won, lost, win_rate (0..1), current_streak, best_streak, best_time (seconds
+        or None), fewest_moves (or None)."""
+        rows = self._read(
+            "SELECT played, won, lost, current_streak, best_streak, best_time, fewest_moves"
+            " FROM stats WHERE player = ? AND game = ?",
+            (player, game_name),
+        )
+        played, won, lost, current, best, best_time, fewest = (
+            rows[0] if rows else (0, 0, 0, 0, 0, None, None)
+        )
+        return {
+            "played": played, "won": won, "lost": lost,
+            "win_rate": won / played if played else 0.0,
+            "current_streak": current, "best_streak": best,
+            "best_time": best_time, "fewest_moves": fewest,
+        }
+
+    def all_stats(self, player: str) -> dict[str, dict[str, Any]]:
+        """``stats`` for every game ``player`` has a result in."""
+        names = [n for (n,) in self._read(
+            "SELECT game FROM stats WHERE player = ? ORDER BY game", (player,))]
+        return {n: self.stats(player, n) for n in names}

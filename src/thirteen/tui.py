@@ -1,0 +1,1222 @@
+"""The terminal front end: a full-screen Textual app for every game of the registry.
+
+The app draws only what `State.view` shows (hidden cards arrive as None and are drawn as card
+backs), asks the engine for every legality question, and saves the game to the shared SQLite
+`Store` after every move, so a killed app resumes where it stopped and the statistics are the
+same ones the web server shows.
+
+Keys (also in the footer and on the help screen, F1):
+
+- Baker's Dozen family: a column by its letter ``a``..``m`` (or number ``1``..``9``, ``0`` for
+  the tenth), then the target column's key; the same key twice (or ``.``) sends the card to its
+  foundation.
+- Calculation family: ``s`` the turned stock card, ``a``..``d`` a waste pile, ``1``..``8`` a
+  foundation; a foundation key with nothing selected plays the turned card there.
+- Arrows move the cursor, Enter (or a mouse click) selects a source and then a target.
+- ``u`` undo, ``r`` redo, ``x`` restart, ``?`` hint, ``o`` safe moves to the foundations,
+  ``n`` new deal, ``#`` deal by number, F1 help, ``q`` quit, Esc cancels a selection.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+
+from .cards import RANKS, SUIT_SYMBOLS, Card
+from .game import Game
+from .moves import Move, MoveError, Place
+from .packer import PackerState
+from .store import Store
+from .variants import Variant, get_variant
+
+PLAYER = "local"
+LETTERS = "abcdefghijklm"
+
+HINT_SECONDS = 5.0  # the solver's budget for a hint
+CHECK_SECONDS, CHECK_NODES = 1.0, 200_000  # and for the check after each move
+
+PileKind = Literal["col", "found", "stock", "waste"]
+
+
+@dataclass(frozen=True)
+class PileRef:
+    """A pile on the screen: a column, a foundation, the stock or a waste pile (0-based)."""
+
+    kind: PileKind
+    index: int = 0
+
+
+# ---- small helpers ----------------------------------------------------------------------------
+
+
+def card_face(text: str) -> tuple[str, str, bool]:
+    """``("10", "♥", True)`` for ``"TH"``: rank text, suit symbol and whether it is red."""
+    card = Card.parse(text)
+    rank = "10" if card.rank == 10 else RANKS[card.rank - 1]
+    return rank, SUIT_SYMBOLS[card.suit], card.red
+
+
+def glyph(text: str) -> str:
+    """``"10♥"`` for ``"TH"``."""
+    rank, suit, _ = card_face(text)
+    return rank + suit
+
+
+_CARD_TEXT = re.compile(r"\b(?:10|[A2-9TJQK])[CSHD]\b")
+
+
+def clock(seconds: float) -> str:
+    s = int(seconds)
+    if s >= 3600:
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _optional_module(name: str) -> Any:
+    """A module written by someone else that may not exist yet (the solver): None if absent."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def rules_text(variant: Variant) -> str:
+    rules = _optional_module("thirteen.rules")
+    if rules is not None and hasattr(rules, "describe"):
+        return str(rules.describe(variant))
+    return f"{variant.title}\n\n{variant.description}\n"
+
+
+# ---- styles -----------------------------------------------------------------------------------
+
+FELT = "#17603a"
+CARD_BG = "#fbfaf3"
+RED = "#c8102e"
+BLACK = "#111111"
+BACK = "#ffffff on #2f4f9f"
+BACK_RULE = "#8da2dd on #2f4f9f"
+SELECTED_BG = "#ffd84d"
+HINT_BG = "#8fe3a6"
+EMPTY = "#9bc4a8"
+
+
+def _card_style(red: bool, bg: str = CARD_BG) -> str:
+    return f"bold {RED if red else BLACK} on {bg}"
+
+
+def card_strip(text: str | None, width: int, bg: str = CARD_BG) -> Text:
+    """One line of a card: rank at the left, suit at the right, ``width`` cells."""
+    if text is None:
+        return Text("░" * width, style=BACK)
+    rank, suit, red = card_face(text)
+    if width < 5:  # very narrow terminals: no margins
+        return Text((rank + suit)[:width].ljust(width), style=_card_style(red, bg))
+    inner = max(width - 2, 3)
+    body = rank + " " * max(inner - len(rank) - 1, 0) + suit
+    return Text(f" {body} "[:width].ljust(width), style=_card_style(red, bg))
+
+
+def card_box(text: str, width: int, bg: str = CARD_BG) -> list[Text]:
+    """A top card drawn three lines high when there is room."""
+    rank, suit, red = card_face(text)
+    style = _card_style(red, bg)
+    first = card_strip(text, width, bg)
+    middle = Text(suit.center(width), style=style)
+    last = Text((rank + suit).rjust(width - 1) + " ", style=style)
+    return [first, middle, last]
+
+
+def empty_slot(width: int, mark: str = "") -> Text:
+    inner = max(width - 2, 1)
+    return Text("[" + mark.center(inner) + "]", style=EMPTY)
+
+
+# ---- what a pile widget shows ----------------------------------------------------------------
+
+
+@dataclass
+class PileModel:
+    """Everything a `PileView` draws, computed from `State.view` by the app."""
+
+    label: str
+    cards: list[str | None] = field(default_factory=list)  # bottom first; None = face down
+    empty_mark: str = ""
+    notes: list[str] = field(default_factory=list)  # lines under the cards (calculation)
+    only_top: bool = False  # foundations and the stock show their top card only
+    selected: int = 0  # top cards selected as the source
+    hint: int = 0  # top cards the hint moves
+    hint_target: bool = False
+    cursor: bool = False
+    spread: bool = False  # waste piles: several cards a line when the pile is tall
+    tallest: int = 0  # cards in the tallest pile of the row, so that all are spaced alike
+
+
+class PileView(Widget):
+    """One pile; clicking it (or one of its cards) posts `PileView.Clicked`."""
+
+    DEFAULT_CSS = """
+    PileView { width: 1fr; height: 1fr; }
+    """
+
+    class Clicked(Message):
+        def __init__(self, ref: PileRef, count: int | None) -> None:
+            super().__init__()
+            self.ref = ref
+            self.count = count
+
+    def __init__(self, ref: PileRef, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ref = ref
+        self.model = PileModel("")
+        self._line_counts: list[int | None] = []  # per line: cards from there to the top
+
+    def show(self, model: PileModel) -> None:
+        if model != self.model:
+            self.model = model
+            self.refresh()
+
+    def render(self) -> Text:
+        m = self.model
+        width, height = max(self.size.width, 3), max(self.size.height, 1)
+        cw = 7 if width >= 9 else min(5, width)
+        pad = " " * ((width - cw) // 2)
+        lines: list[Text] = []
+        counts: list[int | None] = []
+
+        label_style = "bold #ffffff"
+        if m.cursor:
+            label_style = "bold #000000 on #e8e8e8"
+        if m.selected:
+            label_style = f"bold #000000 on {SELECTED_BG}"
+        elif m.hint_target:
+            label_style = f"bold #000000 on {HINT_BG}"
+        label = f" {m.label} " if len(m.label) + 2 <= width else m.label[:width]
+        left = (width - len(label)) // 2
+        label_line = Text(" " * left)
+        label_line.append(label, style=label_style)
+        if m.cursor and len(label_line) < width:
+            label_line.append("◂", style="bold #ffffff")
+        lines.append(label_line)
+        counts.append(None)
+
+        room = height - 1 - len(m.notes)
+        cards = m.cards[-1:] if m.only_top else m.cards
+        n = len(m.cards)
+
+        def bg(k: int) -> str:  # k: index into m.cards
+            from_top = n - k
+            if from_top <= m.selected:
+                return SELECTED_BG
+            if from_top <= m.hint:
+                return HINT_BG
+            return CARD_BG
+
+        body: list[tuple[Text, int | None]] = []
+        if not cards:
+            body.append((empty_slot(cw, m.empty_mark), None))
+        elif m.spread and len(cards) > room > 0:
+            # A tall waste pile in side-by-side runs, read down then right; the top card last.
+            cell = 4
+            per = min(-(-len(cards) // room), max(width // cell, 1))
+            rows = -(-len(cards) // per)
+            pad = " " * ((width - per * cell) // 2)
+            first = 0
+            if rows > room:  # still too tall: keep the top cards
+                first = len(cards) - (room - 1) * per
+                body.append((Text(f"⋮+{first}".center(per * cell), style=EMPTY), None))
+                rows = room - 1
+            for r in range(rows):
+                line = Text()
+                for j in range(per):
+                    k = first + j * rows + r
+                    if k >= n:
+                        break
+                    rank, suit, red = card_face(m.cards[k] or "AS")
+                    line.append(Text((rank + suit).rjust(3), style=_card_style(red, bg(k))))
+                    line.append(" ")
+                body.append((line, None))
+        else:
+            first = n - len(cards)
+            if len(cards) > room and room > 1:  # too tall: keep the top cards
+                skipped = len(cards) - room + 1
+                body.append((Text(f"⋮+{skipped}".center(cw), style=EMPTY), None))
+                first += skipped
+            tallest = max(n - first, m.tallest)
+            boxed = not m.only_top and tallest + 2 <= room and m.cards[-1] is not None
+            # Roomy terminals: a rule between cards, and a taller top card.
+            gap = not m.only_top and 2 * tallest + 3 <= room
+            for k in range(first, n):
+                text = m.cards[k]
+                if k == n - 1 and boxed and text is not None:
+                    box = card_box(text, cw, bg(k))
+                    if gap:
+                        box.insert(2, Text(" " * cw, style=f"on {bg(k)}"))
+                    for strip in box:
+                        body.append((strip, 1))
+                else:
+                    body.append((card_strip(text, cw, bg(k)), n - k))
+                    if gap:
+                        rule = "─" * cw
+                        style = f"#c9c6b8 on {bg(k)}" if text is not None else BACK_RULE
+                        body.append((Text(rule, style=style), n - k))
+        for text_line, count in body[: max(room, 1)]:
+            line = Text(pad)
+            line.append_text(text_line)
+            lines.append(line)
+            counts.append(count)
+        for note in m.notes:
+            lines.append(Text(note[:width].center(width), style="#e8f5e9"))
+            counts.append(None)
+        self._line_counts = counts
+        out = Text("\n").join(lines)
+        out.no_wrap, out.overflow = True, "crop"
+        return out
+
+    def on_click(self, event: events.Click) -> None:
+        count = None
+        if 0 <= event.y < len(self._line_counts):
+            count = self._line_counts[event.y]
+        self.post_message(self.Clicked(self.ref, count))
+
+
+# ---- modal screens ----------------------------------------------------------------------------
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules of the current game and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,q,question_mark", "dismiss_help", "Close"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 90%; max-width: 100; height: 90%; border: round #ffd84d;
+        background: #0f3d25; padding: 0 1;
+    }
+    """
+
+    def __init__(self, text: Text) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = "Rules and keys"
+            scroll.border_subtitle = "Esc closes"
+            yield Static(self.text, id="help-text")
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)
+
+
+EndKind = Literal["won", "lost", "hopeless"]
+
+
+class EndScreen(ModalScreen[str]):
+    """Won, no moves left, or no winning line: says so and offers what to do next."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", "New deal"),
+        Binding("u", "choose('undo')", "Undo"),
+        Binding("x", "choose('restart')", "Restart"),
+        Binding("escape", "choose('close')", "Close"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    EndScreen { align: center middle; }
+    EndScreen > Static {
+        width: auto; max-width: 70; height: auto; border: double #ffd84d;
+        background: #0f3d25; padding: 1 3; text-align: center;
+    }
+    """
+
+    def __init__(self, kind: EndKind, text: str) -> None:
+        super().__init__(classes=kind)
+        self.kind = kind
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text, id="end-text")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+
+class DealScreen(ModalScreen[int | None]):
+    """Asks for a deal number."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    DealScreen { align: center middle; }
+    DealScreen > Vertical {
+        width: 52; height: auto; border: round #ffd84d; background: #0f3d25; padding: 0 1;
+    }
+    DealScreen #deal-error { color: #ff8a80; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Deal number (Enter to deal, Esc to cancel):")
+            yield Input(placeholder="e.g. 9", id="deal-input", restrict=r"[0-9]*")
+            yield Static("", id="deal-error")
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text.isdigit() or int(text) < 1:
+            self.query_one("#deal-error", Static).update("a deal number is a whole number from 1")
+            return
+        self.dismiss(int(text))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Static {
+        width: auto; max-width: 60; height: auto; border: round #ffd84d;
+        background: #0f3d25; padding: 1 2;
+    }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.question + "\n\n[b]y[/b] yes   [b]n[/b] no")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+# ---- the board --------------------------------------------------------------------------------
+
+
+class BoardScreen(Screen[None]):
+    """The table: status line, foundations (and stock), columns (or waste piles), messages."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "app.undo", "Undo"),
+        Binding("r", "app.redo", "Redo"),
+        Binding("x", "app.restart", "Restart"),
+        Binding("question_mark", "app.hint", "Hint", key_display="?"),
+        Binding("o", "app.auto", "Auto"),
+        Binding("n", "app.new_deal", "New"),
+        Binding("number_sign", "app.deal_number", "Deal no.", key_display="#"),
+        Binding("f1", "app.help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("escape", "app.cancel", "Cancel", show=False),
+        Binding("left", "app.cursor(-1, 0)", show=False),
+        Binding("right", "app.cursor(1, 0)", show=False),
+        Binding("up", "app.cursor(0, -1)", show=False),
+        Binding("down", "app.cursor(0, 1)", show=False),
+        Binding("enter,space", "app.pick", show=False),
+        Binding("full_stop", "app.home", show=False),
+        Binding("ctrl+z", "app.undo", show=False),
+        Binding("ctrl+y", "app.redo", show=False),
+    ]
+
+    DEFAULT_CSS = f"""
+    BoardScreen {{ background: {FELT}; layers: base; }}
+    #status {{ height: 1; background: #0c3b22; color: #ffffff; padding: 0 1; }}
+    #top {{ height: 3; margin: 1 0 0 0; }}
+    #top.calculation {{ height: 4; }}
+    #markers {{ height: 1; color: #e8f5e9; padding: 0 1; }}
+    #top-spacer {{ width: 1fr; }}
+    #top.packer, #piles.packer {{ layout: grid; grid-gutter: 0; }}
+    #top.calculation PileView {{ width: 1fr; max-width: 12; }}
+    #piles {{ height: 1fr; margin: 1 0 0 0; }}
+    #piles.calculation {{ align-horizontal: center; }}
+    #piles.calculation PileView {{ max-width: 18; }}
+    #message {{ height: 1; background: #0c3b22; color: #ffffff; padding: 0 1; }}
+    #message.error {{ color: #ffab91; text-style: bold; }}
+    #message.good {{ color: #b9f6ca; text-style: bold; }}
+    """
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        assert isinstance(app, ThirteenApp)
+        v = app.variant
+        yield Static("", id="status")
+        calc = v.family == "calculation"
+        with Horizontal(id="top", classes="calculation" if calc else "packer"):
+            if calc:
+                yield PileView(PileRef("stock"), id="stock")
+            nfound = len(v.bases) if calc else (8 if v.kings_down else 4)
+            for p in range(nfound):
+                yield PileView(PileRef("found", p), id=f"found-{p}")
+            yield Static("", id="top-spacer")
+        if v.markers:
+            yield Static("", id="markers")
+        with Horizontal(id="piles", classes="calculation" if calc else "packer"):
+            if calc:
+                for w in range(v.waste_piles):
+                    yield PileView(PileRef("waste", w), id=f"waste-{w}")
+            else:
+                for c in range(v.columns):
+                    yield PileView(PileRef("col", c), id=f"col-{c}")
+        yield Static("", id="message")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        app = self.app
+        assert isinstance(app, ThirteenApp)
+        app.redraw()
+        if app.game.status() == "lost":  # resumed a game that was already stuck
+            app.show_end("lost")
+
+        if app.variant.family == "packer":  # foundations as wide as the columns below them
+            columns, piles = app.variant.columns, 8 if app.variant.kings_down else 4
+            for grid in self.query("#top, #piles"):
+                grid.styles.grid_size_columns = columns
+            self.query_one("#top-spacer").styles.column_span = columns - piles
+
+    def on_key(self, event: events.Key) -> None:
+        app = self.app
+        assert isinstance(app, ThirteenApp)
+        if event.character and app.pile_key(event.character):
+            event.stop()
+            event.prevent_default()
+
+    @on(PileView.Clicked)
+    def clicked(self, event: PileView.Clicked) -> None:
+        app = self.app
+        assert isinstance(app, ThirteenApp)
+        app.click(event.ref, event.count)
+
+
+@dataclass
+class Selection:
+    ref: PileRef
+    count: int | None = None  # None: as many cards as the target takes
+
+
+class ThirteenApp(App[None]):
+    """Play one game of the registry; deals, statistics and the game in progress live in the
+    shared `Store` under the player ``"local"``."""
+
+    TITLE = "thirteen"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "Quit", show=False)]
+
+    def __init__(
+        self,
+        game_name: str,
+        number: int | None = None,
+        store: Store | str | Path | None = None,
+        *,
+        show_clock: bool = True,
+        use_solver: bool = True,
+        game: Game | None = None,
+    ) -> None:
+        """``game``: play this game (a typed-in board, say) rather than deal ``number``."""
+        super().__init__()
+        self.variant = game.variant if game is not None else get_variant(game_name)
+        self.store = store if isinstance(store, Store) else Store(store)
+        self.show_clock = show_clock
+        self.use_solver = use_solver
+        self.game_id: int | None = None
+        self.selection: Selection | None = None
+        self.cursor = PileRef("col", 0) if self.variant.family == "packer" else PileRef("stock")
+        self.hint_move: Move | None = None
+        self.message = ""
+        self.message_kind = ""
+        self._elapsed = 0.0
+        self._since: float | None = time.monotonic()
+        self._ended: EndKind | None = None
+        self._stats: dict[str, Any] | None = None
+        self._checking = self._check_again = False
+        self.game = game if game is not None else self._open(number)
+
+    # ---- games -------------------------------------------------------------------------------
+    def _open(self, number: int | None) -> Game:
+        """Resume the unfinished game of this deal (or the latest one), else deal afresh."""
+        v = self.variant
+        found: int | None = None
+        if number is None:
+            latest = self.store.latest_game(PLAYER, v.name)
+            found = latest[0] if latest else None
+        else:
+            found = self.store.find_deal(PLAYER, v.name, number, v.options())
+        if found is not None:
+            try:
+                game = self.store.load_game(PLAYER, found)
+            except (KeyError, ValueError):
+                game = None
+            if game is not None and game.status() != "won":
+                self.game_id = found
+                info = self.store.game_info(PLAYER, found)
+                self._elapsed = float(info.get("elapsed") or 0.0)
+                if game.moves:
+                    self.say(f"Resumed deal {game.number} after {len(game.moves)} moves.")
+                return game
+        return self._deal(number)
+
+    def _deal(self, number: int | None) -> Game:
+        if number is None:
+            number = random.randint(1, 999_999)
+        game = Game.new(self.variant, number)
+        self.game_id = None
+        self._elapsed = 0.0
+        self._since = time.monotonic()
+        return game
+
+    def stats(self) -> dict[str, Any]:
+        """This game's statistics in the store (read again after each result)."""
+        if self._stats is None:
+            self._stats = self.store.stats(PLAYER, self.variant.name)
+        return self._stats
+
+    def elapsed(self) -> float:
+        if self._since is None:
+            return self._elapsed
+        return self._elapsed + time.monotonic() - self._since
+
+    def _pause_clock(self) -> None:
+        self._elapsed, self._since = self.elapsed(), None
+
+    def save(self) -> None:
+        self.game_id = self.store.save_game(PLAYER, self.game, self.game_id, elapsed=self.elapsed())
+
+    def start(self, number: int | None) -> None:
+        """Leave the current game (a loss if it was played and not won) and deal ``number``."""
+        self._abandon()
+        self.game = self._deal(number)
+        self._ended = None
+        self.selection, self.hint_move = None, None
+        self.say(f"Deal {self.game.number}. " + self.prompt())
+        self.redraw()
+
+    def _abandon(self) -> None:
+        g = self.game
+        if g.moves and g.status() != "won" and self.game_id is not None:
+            self.save()
+            self.store.finish_game(PLAYER, self.game_id, False, self.elapsed(), len(g.moves))
+            self._stats = None
+
+    # ---- the view ----------------------------------------------------------------------------
+    def say(self, text: str, kind: str = "") -> None:
+        self.message, self.message_kind = text[:1].upper() + text[1:], kind
+
+    def prompt(self) -> str:
+        if self.variant.family == "calculation":
+            last = LETTERS[self.variant.waste_piles - 1]
+            return (f"s stock, a-{last} waste, 1-{len(self.variant.bases)} foundation: "
+                    "source then target. F1 help.")
+        last = LETTERS[self.variant.columns - 1]
+        digits = "1-9, 0" if self.variant.columns >= 10 else f"1-{self.variant.columns}"
+        return (f"Column a-{last} (or {digits}) then a target; same key twice sends it home. "
+                "F1 help.")
+
+    def models(self) -> dict[PileRef, PileModel]:
+        view = self.game.state.view()
+        sel, hint = self.selection, self.hint_move
+        out: dict[PileRef, PileModel] = {}
+        if view["family"] == "packer":
+            for c, col in enumerate(view["columns"]):
+                label = f"{LETTERS[c]} {c + 1}" if c >= 9 else f"{LETTERS[c]}·{c + 1}"
+                out[PileRef("col", c)] = PileModel(label, list(col))
+            for p, pile in enumerate(view["foundations"]):
+                suit = p % 4
+                mark = ""
+                if self.variant.kings_down:
+                    mark = ("A" if p < 4 else "K") + SUIT_SYMBOLS[suit]
+                label = SUIT_SYMBOLS[suit] if self.variant.foundations == "suit" else f"f{p + 1}"
+                if self.variant.kings_down:
+                    label = f"{SUIT_SYMBOLS[suit]}{'↑' if p < 4 else '↓'}"
+                out[PileRef("found", p)] = PileModel(
+                    label, list(pile["cards"]), empty_mark=mark, only_top=True)
+        else:
+            left = view["stock_left"]
+            top = view["stock_top"]
+            out[PileRef("stock")] = PileModel(
+                "s stock", [top] if top else [], only_top=True,
+                notes=[f"{left - 1 if top else 0} more"])
+            for p, pile in enumerate(view["foundations"]):
+                needs = pile["needs"]
+                out[PileRef("found", p)] = PileModel(
+                    f"{p + 1} +{pile['interval']}", list(pile["cards"]), only_top=True,
+                    notes=[f"→ {needs}" if needs else "done"])
+            for w, pile in enumerate(view["waste"]):
+                out[PileRef("waste", w)] = PileModel(LETTERS[w], list(pile), spread=True)
+        tallest = max((len(m.cards) for m in out.values() if not m.only_top), default=0)
+        for ref, model in out.items():
+            model.tallest = tallest
+            model.cursor = ref == self.cursor
+            if sel is not None and sel.ref == ref:
+                model.selected = max(sel.count or self._default_count(ref), 1)
+        if hint is not None:
+            src = self._ref_of(hint.source)
+            dst = self._ref_of(hint.target, hint.source)
+            if src in out:
+                out[src].hint = hint.count
+            if dst in out:
+                out[dst].hint_target = True
+        return out
+
+    def redraw(self) -> None:
+        board = self._board()
+        if board is None:
+            return
+        models = self.models()
+        for view in board.query(PileView):
+            if view.ref in models:
+                view.show(models[view.ref])
+        board.query_one("#status", Static).update(self.status_line())
+        msg = board.query_one("#message", Static)
+        msg.update(self.message or self.prompt())
+        msg.set_classes(self.message_kind)
+        if self.variant.markers:
+            marks = self.game.state.view()["markers"]
+            board.query_one("#markers", Static).update(
+                "markers " + " ".join(glyph(m) for m in marks)
+                + "  (foundation n is built by n, from twice n)")
+
+    def _board(self) -> BoardScreen | None:
+        for screen in self.screen_stack:
+            if isinstance(screen, BoardScreen):
+                return screen
+        return None
+
+    def status_line(self) -> Text:
+        g, v = self.game, self.variant
+        st = self.stats()
+        text = Text()
+        text.append(v.title, style="bold")
+        text.append(f"  deal {g.number}" if g.number is not None else "  typed deal")
+        text.append(f"  moves {len(g.moves)}")
+        if self.show_clock:
+            text.append(f"  {clock(self.elapsed())}")
+        text.append(f"   played {st['played']} won {st['won']}", style="#c8e6c9")
+        if st["played"]:
+            text.append(f" ({st['win_rate']:.0%})", style="#c8e6c9")
+        text.append(f" streak {st['current_streak']}", style="#c8e6c9")
+        return text
+
+    async def action_quit(self) -> None:
+        """Quit; the game in progress is saved (it was after every move; this keeps the time)."""
+        if self.game_id is not None and self.game.status() == "in play":
+            self.save()
+        self.exit()
+
+    def on_mount(self) -> None:
+        self.push_screen(BoardScreen())
+        if self.show_clock:
+            self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        board = self._board()
+        if board is not None and self._since is not None:
+            board.query_one("#status", Static).update(self.status_line())
+
+    # ---- places ------------------------------------------------------------------------------
+    def _source(self, ref: PileRef) -> Place | None:
+        v = self.variant
+        if ref.kind == "col":
+            return Place("c", ref.index)
+        if ref.kind == "waste":
+            return Place("w", ref.index)
+        if ref.kind == "stock":
+            return Place("s")
+        if v.family == "packer" and v.worry_back and not v.kings_down:
+            return Place("fs", ref.index) if v.foundations == "suit" else Place("f", ref.index)
+        return None
+
+    def _target(self, ref: PileRef) -> Place | None:
+        v = self.variant
+        if ref.kind == "col":
+            return Place("c", ref.index)
+        if ref.kind == "waste":
+            return Place("w", ref.index)
+        if ref.kind == "found":
+            if v.family == "calculation":
+                return Place("f", ref.index)
+            if v.kings_down:
+                return Place("fa" if ref.index < 4 else "fk")
+            return Place("f")
+        return None
+
+    def _ref_of(self, place: Place, source: Place | None = None) -> PileRef | None:
+        """The pile a move's place names (a foundation target: the pile the card goes to)."""
+        if place.kind == "c":
+            return PileRef("col", place.index)
+        if place.kind == "w":
+            return PileRef("waste", place.index)
+        if place.kind == "s":
+            return PileRef("stock")
+        if place.kind == "fs" or (place.kind == "f" and place.index >= 0):
+            return PileRef("found", place.index)
+        state = self.game.state
+        if source is not None and source.kind == "c" and isinstance(state, PackerState):
+            col = state.columns[source.index]
+            if col:
+                pile = state.foundation_for(col[-1], place.kind)
+                if pile is not None:
+                    return PileRef("found", pile)
+        return None
+
+    def _cards_in(self, ref: PileRef) -> int:
+        view = self.game.state.view()
+        if ref.kind == "col":
+            return len(view["columns"][ref.index])
+        if ref.kind == "waste":
+            return len(view["waste"][ref.index])
+        if ref.kind == "stock":
+            return 1 if view["stock_top"] else 0
+        return len(view["foundations"][ref.index]["cards"])
+
+    def _default_count(self, ref: PileRef) -> int:
+        """Cards highlighted when a pile is selected: its movable run."""
+        state = self.game.state
+        if ref.kind == "col" and isinstance(state, PackerState):
+            return state.movable_run(ref.index)
+        return 1
+
+    def groups(self) -> list[list[PileRef]]:
+        v = self.variant
+        if v.family == "calculation":
+            return [[PileRef("stock")] + [PileRef("found", p) for p in range(len(v.bases))],
+                    [PileRef("waste", w) for w in range(v.waste_piles)]]
+        return [[PileRef("found", p) for p in range(8 if v.kings_down else 4)],
+                [PileRef("col", c) for c in range(v.columns)]]
+
+    # ---- input -------------------------------------------------------------------------------
+    def pile_key(self, char: str) -> bool:
+        """Handle a pile's key; False if ``char`` names no pile."""
+        v = self.variant
+        ref: PileRef | None = None
+        if v.family == "packer":
+            if char in LETTERS[: v.columns]:
+                ref = PileRef("col", LETTERS.index(char))
+            elif char.isdigit():
+                c = int(char) - 1 if char != "0" else 9
+                if c < v.columns:
+                    ref = PileRef("col", c)
+        else:
+            if char == "s":
+                ref = PileRef("stock")
+            elif char in LETTERS[: v.waste_piles]:
+                ref = PileRef("waste", LETTERS.index(char))
+            elif char.isdigit() and 1 <= int(char) <= len(v.bases):
+                ref = PileRef("found", int(char) - 1)
+                if self.selection is None:  # the turned card is the usual source
+                    self.selection = Selection(PileRef("stock"))
+        if ref is None:
+            return False
+        self.cursor = ref
+        self.choose(ref, None)
+        return True
+
+    def click(self, ref: PileRef, count: int | None) -> None:
+        self.cursor = ref
+        if self.selection is None and ref.kind == "col" and count is not None:
+            if count > self._default_count(ref):
+                self.say("only the top card or sequence of a column moves", "error")
+                self.redraw()
+                return
+            self.choose(ref, count)
+            return
+        self.choose(ref, None)
+
+    def choose(self, ref: PileRef, count: int | None) -> None:
+        """Select ``ref`` as the source, or play the selected source onto it."""
+        if self._ended == "won":
+            self.redraw()
+            return
+        self.hint_move = None
+        sel = self.selection
+        if sel is None:
+            self._select(ref, count)
+        elif sel.ref == ref:
+            self.selection = None
+            self.send_home(ref)
+        else:
+            self.selection = None
+            self.play_between(sel.ref, ref, sel.count)
+        self.redraw()
+
+    def _select(self, ref: PileRef, count: int | None) -> None:
+        src = self._source(ref)
+        if src is None:
+            if ref.kind == "found":
+                self.say("cards never come back from the foundations in this game", "error")
+            else:
+                self.say("choose a card to move first", "error")
+            return
+        if self._cards_in(ref) == 0:
+            self.say(f"{self.pile_name(ref)} is empty", "error")
+            return
+        self.selection = Selection(ref, count)
+        self.say(f"Move {self.top_words(ref, count)} to where? (its key again: foundation, "
+                 "Esc: cancel)")
+
+    def pile_name(self, ref: PileRef) -> str:
+        if ref.kind == "col":
+            return f"column {LETTERS[ref.index]}"
+        if ref.kind == "waste":
+            return f"waste pile {LETTERS[ref.index]}"
+        if ref.kind == "stock":
+            return "the stock"
+        return f"foundation {ref.index + 1}"
+
+    def top_words(self, ref: PileRef, count: int | None = None) -> str:
+        view = self.game.state.view()
+        if ref.kind == "col":
+            cards = view["columns"][ref.index]
+        elif ref.kind == "waste":
+            cards = view["waste"][ref.index]
+        elif ref.kind == "stock":
+            cards = [view["stock_top"]] if view["stock_top"] else []
+        else:
+            cards = view["foundations"][ref.index]["cards"]
+        if not cards or cards[-1] is None:
+            return self.pile_name(ref)
+        n = count or self._default_count(ref)
+        if n > 1:
+            return f"{glyph(cards[-n])}..{glyph(cards[-1])}"
+        return glyph(cards[-1])
+
+    def send_home(self, ref: PileRef) -> None:
+        src = self._source(ref)
+        if src is None:
+            self.say("nothing to send to a foundation", "error")
+            return
+        for move in self.game.legal_moves():
+            if move.source == src and move.target.kind in ("f", "fa", "fk"):
+                self.play(move)
+                return
+        self.say(f"{self.top_words(ref, 1)} cannot go to a foundation now", "error")
+
+    def play_between(self, a: PileRef, b: PileRef, count: int | None) -> None:
+        src, dst = self._source(a), self._target(b)
+        if src is None:
+            self.say("choose a card to move first", "error")
+            return
+        if dst is None:
+            self.say(f"{self.pile_name(b)} takes no cards", "error")
+            return
+        fitting = [m for m in self.game.legal_moves()
+                   if m.source == src and m.target == dst and (count is None or m.count == count)]
+        if fitting:
+            self.play(max(fitting, key=lambda m: m.count))
+            return
+        self.play(Move(src, dst, count or 1))  # illegal: the engine says why
+
+    def play(self, move: Move) -> bool:
+        words = self.move_words(move)
+        try:
+            self.game.push(move)
+        except MoveError as e:
+            reason = _CARD_TEXT.sub(lambda m: glyph(m.group(0)), str(e).split(": ", 1)[-1])
+            self.say(f"Not allowed: {reason}", "error")
+            return False
+        self.say(words)
+        self.after_change()
+        return True
+
+    def move_words(self, move: Move) -> str:
+        """``5♠ c → g`` style description, computed before the move is played."""
+        src = self._ref_of(move.source)
+        dst = self._ref_of(move.target, move.source)
+        what = self.top_words(src, move.count) if src is not None else str(move.source)
+        where = self.pile_name(dst) if dst is not None else "its foundation"
+        if dst is not None and dst.kind == "found" and self.variant.family == "packer":
+            where = "its foundation"
+        return f"{what} to {where} ({move})"
+
+    def after_change(self) -> None:
+        self.hint_move = None
+        status = self.game.status()
+        if status == "won" and self._ended != "won":
+            self._pause_clock()
+        self.save()
+        if status == "won" and self._ended != "won":
+            self._ended = "won"
+            assert self.game_id is not None
+            self.store.finish_game(PLAYER, self.game_id, True, self.elapsed(), len(self.game.moves))
+            self._stats = None
+            self.redraw()
+            self.show_end("won")
+            return
+        if status == "lost":
+            self._ended = "lost"
+            self.redraw()
+            self.show_end("lost")
+            return
+        self._ended = None
+        if self._since is None:
+            self._since = time.monotonic()
+        self.redraw()
+        self._check_line()
+
+    def show_end(self, kind: EndKind, detail: str = "") -> None:
+        g, v = self.game, self.variant
+        st = self.stats()
+        if kind == "won":
+            head = f"You won {v.title} deal {g.number}!"
+            body = f"{len(g.moves)} moves in {clock(self.elapsed())}."
+        elif kind == "lost":
+            head = "No moves left."
+            body = f"{v.title} deal {g.number} is stuck after {len(g.moves)} moves."
+        else:
+            head = "No winning line remains."
+            body = detail or "The solver proved that no sequence of moves wins from here."
+        stats = (f"{v.title}: played {st['played']}, won {st['won']} ({st['win_rate']:.0%}), "
+                 f"streak {st['current_streak']}, best streak {st['best_streak']}")
+        if st["best_time"] is not None:
+            stats += f", best time {clock(st['best_time'])}"
+        if st["fewest_moves"] is not None:
+            stats += f", fewest moves {st['fewest_moves']}"
+        options = "n new deal   u undo   x restart   Esc close   q quit"
+        text = f"[b]{head}[/b]\n\n{body}\n\n{stats}\n\n{options}"
+        self.push_screen(EndScreen(kind, text), self._end_choice)
+
+    def _end_choice(self, what: str | None) -> None:
+        if what == "new":
+            self.start(None)
+        elif what == "undo":
+            self.action_undo()
+        elif what == "restart":
+            self.action_restart()
+        elif what == "quit":
+            self.exit()
+
+    # ---- actions -----------------------------------------------------------------------------
+    def action_cancel(self) -> None:
+        self.selection, self.hint_move = None, None
+        self.say("")
+        self.redraw()
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        groups = self.groups()
+        row = next(i for i, g in enumerate(groups) if self.cursor in g) if any(
+            self.cursor in g for g in groups) else 0
+        col = groups[row].index(self.cursor) if self.cursor in groups[row] else 0
+        if dy:
+            row = max(0, min(len(groups) - 1, row + dy))
+            col = min(col, len(groups[row]) - 1)
+        else:
+            col = (col + dx) % len(groups[row])
+        self.cursor = groups[row][col]
+        self.redraw()
+
+    def action_pick(self) -> None:
+        ref = self.cursor
+        if self.selection is None and self.variant.family == "calculation" and ref.kind == "found":
+            self.selection = Selection(PileRef("stock"))
+        self.choose(ref, None)
+
+    def action_home(self) -> None:
+        ref = self.selection.ref if self.selection else self.cursor
+        self.selection = None
+        self.send_home(ref)
+        self.redraw()
+
+    def action_undo(self) -> None:
+        self.selection = None
+        try:
+            move = self.game.undo()
+        except MoveError as e:
+            self.say(str(e).capitalize(), "error")
+            self.redraw()
+            return
+        self.say(f"Undid {move}.")
+        self.after_change()
+
+    def action_redo(self) -> None:
+        self.selection = None
+        try:
+            move = self.game.redo()
+        except MoveError as e:
+            self.say(str(e).capitalize(), "error")
+            self.redraw()
+            return
+        self.say(f"Redid {move}.")
+        self.after_change()
+
+    def action_restart(self) -> None:
+        self.selection = None
+        if not self.game.moves:
+            self.say("Already at the deal.")
+            self.redraw()
+            return
+        self.game.restart()
+        self.say("Back to the deal (r redoes the moves one by one).")
+        self.after_change()
+
+    def action_auto(self) -> None:
+        self.selection = None
+        if self._ended == "won":
+            return
+        played = self.game.auto_moves()
+        if not played:
+            self.say("No safe move to the foundations now.")
+            self.redraw()
+            return
+        self.say(f"Played {len(played)} safe move{'s' if len(played) > 1 else ''}: "
+                 + " ".join(str(m) for m in played))
+        self.after_change()
+
+    def action_new_deal(self) -> None:
+        self._confirm_then(lambda: self.start(None))
+
+    def action_deal_number(self) -> None:
+        def chosen(number: int | None) -> None:
+            if number is not None:
+                self._confirm_then(lambda: self.start(number))
+
+        self.push_screen(DealScreen(), chosen)
+
+    def _confirm_then(self, then: Callable[[], None]) -> None:
+        g = self.game
+        if not g.moves or g.status() != "in play":
+            then()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.push_screen(ConfirmScreen("Leave this game? It counts as lost in your statistics."),
+                         answer)
+
+    def action_help(self) -> None:
+        keys = (
+            "\n[b]Keys[/b]\n\n" + self.prompt() + "\n"
+            "Arrows move the cursor; Enter or a mouse click picks a source, then a target.\n"
+            "Click a card inside a sequence to move from that card up.\n"
+            "u undo   r redo   x restart   ? hint   o safe moves to the foundations\n"
+            "n new deal   # deal by number   F1 help   Esc cancel   q quit (the game is saved)\n"
+        )
+        text = Text(rules_text(self.variant))
+        text.append_text(Text.from_markup(keys))
+        self.push_screen(HelpScreen(text))
+
+    def action_hint(self) -> None:
+        self.selection = None
+        if self.game.status() != "in play":
+            self.say("The game is over: nothing to hint.")
+            self.redraw()
+            return
+        solver = _optional_module("thirteen.solver") if self.use_solver else None
+        if solver is None or not hasattr(solver, "hint"):
+            self._show_hint(self._fallback_hint(), "")
+            return
+        self.say("Thinking...")
+        self.redraw()
+        state = self.game.state
+        moves_then = len(self.game.moves)
+
+        def work() -> None:
+            try:
+                result = solver.hint(state, solver.Budget(max_seconds=HINT_SECONDS))
+            except Exception as e:  # the solver is optional: a failure is only a message
+                self.call_from_thread(self._solver_failed, str(e))
+                return
+            self.call_from_thread(self._solver_hint, result, moves_then)
+
+        self.run_worker(work, thread=True, exclusive=True, group="hint")
+
+    def _solver_failed(self, why: str) -> None:
+        self._show_hint(self._fallback_hint(), f"(solver failed: {why}) ")
+
+    def _solver_hint(self, result: Any, moves_then: int) -> None:
+        if len(self.game.moves) != moves_then:
+            return  # the position changed meanwhile
+        verdict = str(getattr(result, "verdict", ""))
+        move = getattr(result, "move", None)
+        message = str(getattr(result, "message", "") or "")
+        if verdict == "unsolvable":
+            self.say("No winning line remains from here.", "error")
+            self.redraw()
+            self.show_end("hopeless", message)
+            return
+        if isinstance(move, Move):
+            self._show_hint(move, "", message.removeprefix(f"{move}: "))
+        else:
+            self._show_hint(self._fallback_hint(), message + " " if message else "")
+
+    def _check_line(self) -> None:
+        """In the background, ask the solver whether a winning line remains (only where every
+        card is in sight, so that the answer gives nothing hidden away)."""
+        state = self.game.state
+        if not isinstance(state, PackerState) or any(state.hidden) or not self.use_solver:
+            return
+        solver = _optional_module("thirteen.solver")
+        if solver is None or not hasattr(solver, "solve"):
+            return
+        if self._checking:  # one search at a time; the latest position is checked next
+            self._check_again = True
+            return
+        self._checking, self._check_again = True, False
+        moves_then = len(self.game.moves)
+
+        def work() -> None:
+            verdict = ""
+            try:
+                budget = solver.Budget(max_seconds=CHECK_SECONDS, max_nodes=CHECK_NODES)
+                verdict = str(solver.solve(state, budget).verdict)
+            except Exception:  # the solver is optional: no answer is no message
+                pass
+            self.call_from_thread(self._line_checked, verdict, moves_then)
+
+        self.run_worker(work, thread=True, group="check")
+
+    def _line_checked(self, verdict: str, moves_then: int) -> None:
+        self._checking = False
+        if self._check_again:
+            self._check_line()
+            return
+        if verdict == "unsolvable" and len(self.game.moves) == moves_then and not self._ended:
+            self.say("No winning line remains from here: undo (u) or deal again (n).", "error")
+            self.redraw()
+
+    def _fallback_hint(self) -> Move | None:
+        state = self.game.state
+        safe = state.safe_moves()
+        if safe:
+            return safe[0]
+        legal = self.game.legal_moves()
+        home = [m for m in legal if m.target.kind in ("f", "fa", "fk")]
+        choices = home or legal
+        return choices[0] if choices else None
+
+    def _show_hint(self, move: Move | None, prefix: str, message: str = "") -> None:
+        if move is None:
+            self.say(prefix + "No hint: no legal move.", "error")
+        else:
+            self.hint_move = move
+            extra = f" — {message}" if message else ""
+            self.say(f"{prefix}Hint: {self.move_words(move)}{extra}", "good")
+        self.redraw()
+
+
+def run_app(game_name: str, number: int | None, db: str | None = None,
+            game: Game | None = None) -> None:
+    """Play ``game_name`` (deal ``number``, or resume / a random deal) full screen; ``game``
+    plays a given game instead (a typed-in board, or a game with options)."""
+    ThirteenApp(game_name, number, db, game=game).run()

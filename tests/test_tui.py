@@ -1,0 +1,260 @@
+"""The Textual app, driven by key presses and clicks through Textual's `Pilot`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from thirteen.cards import Card, full_deck
+from thirteen.deal import Layout
+from thirteen.game import Game, start_state
+from thirteen.packer import PackerState
+from thirteen.store import Store
+from thirteen.tui import (
+    LETTERS,
+    BoardScreen,
+    DealScreen,
+    EndScreen,
+    HelpScreen,
+    PileView,
+    ThirteenApp,
+    glyph,
+)
+from thirteen.variants import get_variant
+
+# A winning line of Baker's Dozen deal 9 (found once by the solver, kept as data).
+WIN_TEXT = (
+    "c2-f c4-f c6-f c6-f c4-f c6-f c8-c2 c8-f c1-c12 c1-f c3-c2 c11-c2 c11-c8 c11-f c11-f c3-f "
+    "c13-f c5-c8 c5-f c10-f c10-f c3-f c1-c8 c12-c13 c7-c2 c7-c10 c7-f c7-f c13-f c2-c1 c2-c13 "
+    "c2-f c2-c8 c2-c10 c2-c3 c2-f c4-f c1-f c13-f c12-c8 c12-f c5-c6 c5-f c12-f c9-c1 c9-f c9-f "
+    "c1-f c8-f c1-f c12-f c13-f c8-f c10-f c6-f c8-f c8-f c10-f c8-f c8-f c10-f c10-f c13-c9 "
+    "c13-f c3-f c6-f c9-f c3-f c4-f c8-f c9-f"
+)
+BAKERS_DOZEN_9_WIN = WIN_TEXT.split()
+
+
+def keys_for(move: str) -> list[str]:
+    """The key presses of a column move: ``c3-c7`` is c then g, ``c3-f`` is c twice."""
+    source, target = move.split("-")
+    first = LETTERS[int(source[1:]) - 1]
+    return [first, first if target == "f" else LETTERS[int(target[1:]) - 1]]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "thirteen.sqlite3")
+
+
+def app_for(store: Store, game: str = "bakers-dozen", number: int | None = 9) -> ThirteenApp:
+    return ThirteenApp(game, number, store, show_clock=False, use_solver=False)
+
+
+def pile_text(view: PileView) -> str:
+    """What a pile widget draws, without spaces (``A ♥`` reads ``A♥``)."""
+    return view.render().plain.replace(" ", "")
+
+
+def screen_text(app: ThirteenApp) -> str:
+    """The text every pile widget draws, without spaces."""
+    return "\n".join(pile_text(view) for view in app.screen.query(PileView))
+
+
+def test_winning_line_replays() -> None:
+    game = Game.new("bakers-dozen", 9)
+    for move in BAKERS_DOZEN_9_WIN:
+        game.push(move)
+    assert game.status() == "won"
+
+
+@pytest.mark.asyncio
+async def test_win_by_key_presses(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        for move in BAKERS_DOZEN_9_WIN:
+            await pilot.press(*keys_for(move))
+        await pilot.pause()
+        assert app.game.status() == "won"
+        assert isinstance(app.screen, EndScreen)
+        assert app.screen.kind == "won"
+        assert "You won Baker's Dozen deal 9" in app.screen.text
+    stats = store.stats("local", "bakers-dozen")
+    assert (stats["played"], stats["won"], stats["fewest_moves"]) == (1, 1, 71)
+
+
+@pytest.mark.asyncio
+async def test_undo_redo(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        start = app.game.state
+        await pilot.press("b", "b")  # AH home
+        after = app.game.state
+        assert after != start and len(app.game.moves) == 1
+        assert "A♥" in pile_text(app.screen.query_one("#found-2", PileView))
+        await pilot.press("u")
+        assert app.game.state == start and not app.game.moves
+        assert "A♥" not in pile_text(app.screen.query_one("#found-2", PileView))
+        await pilot.press("r")
+        assert app.game.state == after
+        await pilot.press("x")  # restart
+        assert app.game.state == start
+        await pilot.press("r")
+        assert app.game.state == after
+
+
+@pytest.mark.asyncio
+async def test_illegal_move_changes_nothing(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        before = app.game.state
+        await pilot.press("a", "b")  # 7♣ onto A♥
+        assert app.game.state == before and not app.game.moves
+        message = str(app.screen.query_one("#message").render())
+        assert "Not allowed" in message and "7♣ cannot go on A♥" in message
+        assert app.selection is None
+        await pilot.press("a", "a")  # 7♣ is not wanted on a foundation
+        assert app.game.state == before
+        assert "cannot go to a foundation" in app.message
+
+
+@pytest.mark.asyncio
+async def test_mouse_and_arrows(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.click("#col-1")
+        await pilot.click("#col-1")  # the same pile twice: home
+        assert [str(m) for m in app.game.moves] == ["c2-f"]
+        await pilot.press("right", "right", "right", "right", "enter", "enter")
+        assert [str(m) for m in app.game.moves] == ["c2-f", "c6-f"]
+        await pilot.press("enter", "right", "right", "right", "right", "enter")
+        assert [str(m) for m in app.game.moves][-1] == "c6-c10"
+        await pilot.press("up", "enter")  # a foundation is no source here
+        assert "never come back" in app.message
+
+
+@pytest.mark.asyncio
+async def test_resume_after_a_kill(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("b", "b", "d", "d")
+    # No clean shutdown is needed: every move is saved when it is played.
+    again = app_for(store, number=None)
+    assert [str(m) for m in again.game.moves] == ["c2-f", "c4-f"]
+    assert again.game.number == 9
+
+
+@pytest.mark.asyncio
+async def test_new_deal_by_number_and_help(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("number_sign")
+        assert isinstance(app.screen, DealScreen)
+        await pilot.press("2", "4", "enter")
+        await pilot.pause()
+        assert app.game.number == 24 and isinstance(app.screen, BoardScreen)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        assert "kings" in app.screen.text.plain.lower()
+        await pilot.press("escape")
+        assert isinstance(app.screen, BoardScreen)
+        await pilot.press("a", "a", "n")  # AS home; leaving a game in play asks first
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.game.number != 24
+    assert store.stats("local", "bakers-dozen")["lost"] == 1
+
+
+@pytest.mark.asyncio
+async def test_hint_and_auto(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        assert app.hint_move is not None and "Hint" in app.message
+        await pilot.press("o")
+        assert app.game.moves and all(m.target.kind == "f" for m in app.game.moves)
+
+
+@pytest.mark.asyncio
+async def test_hidden_cards_stay_hidden(store: Store) -> None:
+    app = app_for(store, "castles-in-spain", 1)
+    async with app.run_test():
+        state = app.game.state
+        assert isinstance(state, PackerState)
+        hidden = [c for col, h in zip(state.columns, state.hidden, strict=True) for c in col[:h]]
+        text = screen_text(app)
+        assert len(hidden) == 39
+        shown = [str(c) for col, h in zip(state.columns, state.hidden, strict=True)
+                 for c in col[h:]]
+        assert all(glyph(c) in text for c in shown)
+        assert not any(glyph(str(c)) in text for c in hidden)
+
+
+@pytest.mark.asyncio
+async def test_calculation_keys(store: Store) -> None:
+    app = app_for(store, "calculation", 1)
+    async with app.run_test() as pilot:
+        assert "J♦" in screen_text(app)  # the turned card
+        await pilot.press("s", "a")  # J♦ onto waste pile a
+        assert [str(m) for m in app.game.moves] == ["s-w1"]
+        await pilot.press("a", "b")  # a waste card never goes to another waste pile
+        assert len(app.game.moves) == 1 and "Not allowed" in app.message
+        text = screen_text(app)
+        # Only the turned card of the stock shows.
+        stock = app.game.state.view()
+        assert stock["stock_top"] is not None
+        assert glyph(stock["stock_top"]) in text
+
+
+@pytest.mark.parametrize(
+    ("game", "number"),
+    [("bakers-dozen", 9), ("castles-in-spain", 1), ("calculation", 1)],
+)
+def test_layout_snapshot(snap_compare: object, tmp_path: Path, game: str, number: int) -> None:
+    app = ThirteenApp(game, number, tmp_path / "db.sqlite3", show_clock=False, use_solver=False)
+    assert snap_compare(app, terminal_size=(80, 24))  # type: ignore[operator]
+
+
+TOPS = "KC KS KH KD JC JS JH JD 9C 9S 9H 6C 7D"
+
+
+def stuck_after_one_move() -> Game:
+    """A Baker's Dozen position whose only move (6♣ onto 7♦) leaves no move at all."""
+    tops = [Card.parse(t) for t in TOPS.split()]
+    under = Card.parse("3H")
+    rest = [c for c in full_deck() if c not in tops and c != under]
+    columns = [[*rest[3 * i: 3 * i + 3], top] for i, top in enumerate(tops[:11])]
+    columns.append([rest[33], rest[34], under, tops[11]])
+    columns.append([*rest[35:38], tops[12]])
+    assert sorted(c for col in columns for c in col) == sorted(full_deck())
+    layout = Layout(tuple(tuple(col) for col in columns), ((),) * 4)
+    return Game(start_state(get_variant("bakers-dozen"), layout))
+
+
+@pytest.mark.asyncio
+async def test_no_moves_left(store: Store) -> None:
+    game = stuck_after_one_move()
+    assert [str(m) for m in game.legal_moves()] == ["c12-c13"]
+    app = ThirteenApp("bakers-dozen", None, store, show_clock=False, use_solver=False, game=game)
+    async with app.run_test() as pilot:
+        await pilot.press("l", "m")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.kind == "lost"
+        assert "No moves left" in app.screen.text
+        await pilot.press("u")  # undo from the end screen
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen) and not app.game.moves
+
+
+@pytest.mark.asyncio
+async def test_no_winning_line(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("b", "b")
+        app._line_checked("unsolvable", 1)  # what the background check reports
+        assert "No winning line remains" in app.message
+        hint = SimpleNamespace(move=None, verdict="unsolvable", message="dead end")
+        app._solver_hint(hint, 1)  # a hint says so too
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and app.screen.kind == "hopeless"
+        assert "No winning line remains" in app.screen.text
