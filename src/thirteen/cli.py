@@ -133,7 +133,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         from .tui import run_app
 
-        run_app(_variant(args).name, args.number, args.db)
+        variant = _variant(args)
+        given = _start(args) if args.board or variant.options() else None
+        run_app(variant.name, args.number, args.db, game=given)
         return 0
     game = _start(args)
     print(f"{_title(game)}. h for help.")
@@ -286,6 +288,39 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deal number (unless --board), then the moves played so far")
     p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
     p.add_argument("--max-seconds", type=float, default=10.0)
+
+    def cmd_survey(args: argparse.Namespace) -> int:
+        from .survey import main as survey_main
+
+        return survey_main(args)
+
+    def cmd_report(args: argparse.Namespace) -> int:
+        from .report import main as report_main
+
+        return report_main(args)
+
+    p = add("survey", cmd_survey, "solve every deal of a range and store the verdicts (SQLite)",
+            [game_args])
+    p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
+    p.add_argument("--workers", type=int, help="processes or Dask workers (default: all cores)")
+    p.add_argument("--max-seconds", type=float, default=60.0, help="time budget per deal")
+    p.add_argument("--max-nodes", type=int, default=2_000_000, help="node budget per deal")
+    p.add_argument("--max-mb", type=int, default=2048, help="memory budget per deal")
+    p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
+    p.add_argument("--engine", choices=("local", "dask"), default="local")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster)")
+    p.add_argument("--retry-unknown", action="store_true",
+                   help="solve again the deals stored as unknown (e.g. with a larger budget)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p = add("report", cmd_report, "winnability of surveyed games, with Wilson intervals")
+    p.add_argument("game", nargs="?", help="game name (or --all)")
+    p.add_argument("--all", action="store_true", help="a table of every surveyed game")
+    p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
+    p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png/.svg)")
+    p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")
+    p.add_argument("--foundations", choices=("suit", "rank"),
+                   help="only the survey with these foundations")
     return parser
 
 

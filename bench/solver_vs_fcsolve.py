@@ -1,0 +1,186 @@
+"""Run thirteen's solver and Freecell Solver 5.0.0 on the same boards, in one run.
+
+    python bench/solver_vs_fcsolve.py GAME FIRST LAST [--fc-solve PATH] [--max-seconds S]
+
+GAME is one of bakers-dozen, good-measure, portuguese-solitaire, spanish-patience,
+castles-in-spain. Each deal is converted with `thirteen.deal.format_board` to fc-solve's board
+text (Castles in Spain is played open: no face-down marks) and given to fc-solve with the
+settings PySolFC uses, alone and with fc-solve's multi-strategy line, with ``-sel -mi 1000000``.
+Prints per solver: decided / solved / unsolvable / unknown counts, median, p95 and max seconds,
+peak memory, and the ratio of our time to fc-solve's on the deals both decide. Any deal that
+fc-solve solves and we call unsolvable is printed as a CONFLICT (there must be none).
+
+fc-solve with 13 columns: ``bash ../shared/tools/build-fc-solve`` builds it into
+/tmp/fcs-build/fc-solve (never commit it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+from thirteen.deal import deal, format_board
+from thirteen.game import start_state
+from thirteen.solver import Budget, solve
+from thirteen.variants import get_variant
+
+FC_SOLVE = "/tmp/fcs-build/fc-solve"
+
+GAME_ARGS: dict[str, list[str]] = {
+    "bakers-dozen": ["-g", "bakers_dozen"],
+    "good-measure": ["-g", "good_measure"],
+    "portuguese-solitaire": ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1",
+                             "--sequences-are-built-by", "rank",
+                             "--empty-stacks-filled-by", "kings"],
+    "spanish-patience": ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1",
+                         "--sequences-are-built-by", "rank", "--empty-stacks-filled-by", "any"],
+    "castles-in-spain": ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1"],
+}
+MULTI = ["-me", "a-star", "-step", "1000", "-nst", "-me", "a-star", "-sp", "r:tf", "-step",
+         "1000", "-nst", "-me", "soft-dfs", "-sp", "r:tf", "-step", "1000"]
+COMMON = ["-sel", "-mi", "1000000"]
+
+
+@dataclass
+class Run:
+    verdict: str  # solved / unsolvable / unknown
+    seconds: float
+    mb: float
+
+
+def board_text(game: str, number: int) -> str:
+    layout = deal(get_variant(game), number)
+    if layout.face_down:
+        layout = dataclasses.replace(layout, face_down=())  # played open
+    return format_board(layout)
+
+
+def run_fc_solve(path: str, args: list[str], board: str, max_seconds: float) -> Run:
+    with tempfile.NamedTemporaryFile("w", suffix=".board", delete=False) as f:
+        f.write(board)
+        name = f.name
+    try:
+        start = time.perf_counter()
+        proc = subprocess.Popen([path, *args, *COMMON, name], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        try:
+            out, _ = proc.communicate(timeout=max_seconds)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return Run("unknown", time.perf_counter() - start, 0.0)
+        seconds = time.perf_counter() - start
+        # Peak memory of this child alone: its own rusage from wait4 is gone after
+        # communicate(), so read it from RUSAGE_CHILDREN deltas is unreliable; use maxrss
+        # reported by a wrapper-free fallback: the largest resident size seen is the best
+        # available figure, taken from /usr/bin/time when present.
+        mb = _peak_mb(path, args, name, seconds)
+    finally:
+        os.unlink(name)
+    if "This game is solveable" in out:
+        return Run("solved", seconds, mb)
+    if "I could not solve" in out:
+        return Run("unsolvable", seconds, mb)
+    return Run("unknown", seconds, mb)
+
+
+def _peak_mb(path: str, args: list[str], board: str, seconds: float) -> float:
+    """fc-solve's peak resident memory, by rerunning it under wait4 (only for quick runs)."""
+    if seconds > 2.0:
+        return float("nan")
+    proc = subprocess.Popen([path, *args, *COMMON, board], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    return usage.ru_maxrss / 1024
+
+
+def run_ours(game: str, number: int, budget: Budget) -> Run:
+    state = start_state(get_variant(game), deal(get_variant(game), number))
+    result = solve(state, budget)
+    # The transposition table dominates memory: states times the estimated bytes per state.
+    key_bytes = 14 + sum(len(c) + 1 for c in deal(get_variant(game), number).columns)
+    mb = result.peak_states * (key_bytes + 33 + 80) / 2**20
+    return Run(result.verdict, result.seconds, mb)
+
+
+def summary(name: str, runs: list[Run]) -> str:
+    counts = {v: sum(r.verdict == v for r in runs) for v in ("solved", "unsolvable", "unknown")}
+    decided = counts["solved"] + counts["unsolvable"]
+    times = sorted(r.seconds for r in runs)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    mbs = [r.mb for r in runs if r.mb == r.mb]
+    return (f"{name:<18} decided {decided:4d}  solved {counts['solved']:4d}  unsolvable "
+            f"{counts['unsolvable']:4d}  unknown {counts['unknown']:4d}  median "
+            f"{statistics.median(times):8.4f} s  p95 {p95:8.3f} s  max {times[-1]:8.3f} s  "
+            f"peak {max(mbs, default=float('nan')):8.1f} MB")
+
+
+def ratio(ours: list[Run], theirs: list[Run]) -> str:
+    both = [(a.seconds, b.seconds) for a, b in zip(ours, theirs, strict=True)
+            if a.verdict != "unknown" and b.verdict != "unknown"]
+    if not both:
+        return "no deal decided by both"
+    total = sum(a for a, _ in both) / max(sum(b for _, b in both), 1e-9)
+    per = statistics.median(a / max(b, 1e-9) for a, b in both)
+    return (f"on the {len(both)} deals both decide: total time ratio (ours / fc-solve) "
+            f"{total:.3f}, median per-deal ratio {per:.3f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("game", choices=sorted(GAME_ARGS))
+    p.add_argument("first", type=int)
+    p.add_argument("last", type=int)
+    p.add_argument("--fc-solve", default=FC_SOLVE, help=f"fc-solve binary (default {FC_SOLVE})")
+    p.add_argument("--max-seconds", type=float, default=60.0, help="per deal and solver")
+    p.add_argument("--max-mb", type=int, default=2048, help="our memory budget per deal")
+    p.add_argument("--quiet", action="store_true", help="no line per deal")
+    a = p.parse_args(argv)
+    have_fc = os.access(a.fc_solve, os.X_OK)
+    budget = Budget(max_nodes=None, max_seconds=a.max_seconds, max_mb=a.max_mb)
+    deals = range(a.first, a.last + 1)
+    ours: list[Run] = []
+    fc: dict[str, list[Run]] = {"fc-solve": [], "fc-solve multi": []}
+    conflicts = []
+    for n in deals:
+        r = run_ours(a.game, n, budget)
+        ours.append(r)
+        line = f"{n:6d} ours {r.verdict:<10} {r.seconds:8.4f} s"
+        if have_fc:
+            board = board_text(a.game, n)
+            for name, extra in (("fc-solve", []), ("fc-solve multi", MULTI)):
+                f = run_fc_solve(a.fc_solve, GAME_ARGS[a.game] + extra, board, a.max_seconds)
+                fc[name].append(f)
+                line += f" | {name} {f.verdict:<10} {f.seconds:8.4f} s"
+                if f.verdict == "solved" and r.verdict == "unsolvable":
+                    conflicts.append((n, name))
+        if not a.quiet:
+            print(line, flush=True)
+    print()
+    print(f"# {a.game} deals {a.first}-{a.last}, budget {a.max_seconds:g} s and {a.max_mb} MB "
+          f"per deal; {datetime.date.today()}, {platform.machine()} {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}")
+    print(summary("thirteen", ours))
+    if have_fc:
+        for name, runs in fc.items():
+            print(summary(name, runs))
+        for name, runs in fc.items():
+            print(f"thirteen vs {name}: {ratio(ours, runs)}")
+        print(f"conflicts (fc-solve solved, thirteen unsolvable): {len(conflicts)}"
+              + (f" {conflicts}" if conflicts else ""))
+    else:
+        print(f"(fc-solve not found at {a.fc_solve}: only thirteen was run)")
+    return 1 if conflicts else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""What every search shares: the budget, the result, and the clock that enforces the budget."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..moves import Move
+
+Verdict = Literal["solved", "unsolvable", "unknown"]
+
+#: Rough bytes one transposition-table entry costs beyond its key (set slot, object header).
+ENTRY_OVERHEAD = 80
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one search; None means no limit of that kind."""
+
+    max_nodes: int | None = 2_000_000
+    max_seconds: float | None = 60.0
+    max_mb: int | None = 2048
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a search.
+
+    ``solved``: ``moves`` replay through the engine to a won state. ``unsolvable``: the
+    search space (pruned only by the provably safe rules of docs/solver.md) was exhausted.
+    ``unknown``: a budget ran out (``reason`` says which) or the game is not searchable.
+    """
+
+    verdict: Verdict
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float
+    peak_states: int
+    reason: str = ""
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "moves": [str(m) for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "peak_states": self.peak_states,
+            "reason": self.reason,
+        }
+
+
+#: The default budget of `solve`, and the smaller one of `hint`.
+DEFAULT_BUDGET = Budget()
+HINT_BUDGET = Budget(max_seconds=5.0)
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when a limit is reached; the message names the limit."""
+
+
+class Clock:
+    """Counts nodes and checks time and memory every ``every`` nodes."""
+
+    __slots__ = ("budget", "start", "nodes", "deadline", "max_bytes", "every", "extra_states")
+
+    def __init__(self, budget: Budget, every: int = 512) -> None:
+        self.budget = budget
+        self.start = time.perf_counter()
+        self.nodes = 0
+        self.deadline = (self.start + budget.max_seconds
+                         if budget.max_seconds is not None else float("inf"))
+        self.max_bytes = budget.max_mb * 1024 * 1024 if budget.max_mb is not None else None
+        self.every = every
+        self.extra_states = 0  # states held by another search sharing this clock
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def check(self, states: int, bytes_per_state: float) -> None:
+        """Raise `OutOfBudget` if any limit is spent (called every ``every`` nodes)."""
+        b = self.budget
+        if b.max_nodes is not None and self.nodes >= b.max_nodes:
+            raise OutOfBudget(f"node budget of {b.max_nodes} spent")
+        if time.perf_counter() >= self.deadline:
+            raise OutOfBudget(f"time budget of {b.max_seconds} s spent")
+        if self.max_bytes is not None and states * bytes_per_state >= self.max_bytes:
+            raise OutOfBudget(f"memory budget of {b.max_mb} MB spent")

@@ -1,0 +1,627 @@
+"""Search for the Baker's Dozen family (packers), on a compact internal representation.
+
+A column is a ``bytes`` object of card codes (``rank * 4 + suit``, bottom card first); the
+canonical key of a position is its columns sorted and joined (the foundations follow from
+which cards are left, since no card ever leaves a foundation without ``worry_back``). The
+search is a depth-first search with a transposition table of keys, provably safe moves to
+the foundations played automatically, dominance cuts between moves and a dead-end proof
+(`_Search.dead`); every rule is argued in docs/solver.md. It runs in slices interleaved with
+randomised probes (`portfolio`) against depth-first search's heavy tail. Positions with
+``worry_back`` are searched through the engine itself (`engine_search`), slowly but exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Hashable, Iterator
+
+from ..moves import Move, Place
+from ..packer import PackerState
+from .common import ENTRY_OVERHEAD, Budget, Clock, OutOfBudget, Result
+
+FOUNDATION = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
+KING_PILE = -2  # internal move target: Bisley's king pile of the card's suit
+
+
+IMove = tuple[int, int, int]  # (source column, target column or FOUNDATION/KING_PILE, count)
+
+
+def _code(rank: int, suit: int) -> int:
+    return rank * 4 + suit
+
+
+def _code_rank(rank: int, suit: int) -> int:
+    """Foundations by rank and building by rank: no rule reads the suit."""
+    return rank * 4
+
+
+def _code_colour(rank: int, suit: int) -> int:
+    """Foundations by rank and building by colour: only the colour is read."""
+    return rank * 4 + (2 if suit >= 2 else 0)
+
+
+class _Search:
+    """One search over one position; see the module docstring."""
+
+    def __init__(self, state: PackerState, budget: Budget) -> None:
+        v = state.variant
+        self.variant = v
+        self.clock = Clock(budget)
+        self.ncols = len(state.columns)
+        self.bisley = v.kings_down
+        self.rank_found = v.foundations == "rank" and not v.kings_down
+        self.sequences = v.move_sequences
+        self.space = v.space
+        self.build = v.build
+        # Suits nobody reads are dropped from the codes, so equal positions share a key.
+        enc: Callable[[int, int], int] = _code
+        if self.rank_found and v.build == "rank":
+            enc = _code_rank
+        elif self.rank_found and v.build == "alternate":
+            enc = _code_colour
+        self.cols: list[bytes] = [bytes(enc(c.rank, c.suit) for c in col) for col in state.columns]
+        self.hid: list[int] = list(state.hidden) if v.move_sequences else [0] * self.ncols
+        # Foundations: suit heights, rank counts, or Bisley's ace tops and king bottoms.
+        piles = state.foundations
+        self.fh = [len(piles[s]) for s in range(4)]
+        self.fa = [piles[s][-1].rank if piles[s] else 0 for s in range(4)]
+        self.fk = [piles[4 + s][-1].rank if len(piles) > 4 and piles[4 + s] else 14
+                   for s in range(4)]
+        self.home = [4] + [0] * 14  # rank foundations: cards of each rank home
+        if self.rank_found:
+            for pile in piles:
+                for c in pile:
+                    self.home[c.rank] += 1
+        self.tt: set[bytes] = set()
+        self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
+        self.noise = 0.0  # probes: random noise added to move scores
+        self.rng = random.Random(0)
+        self._ukey = b""  # urgency cache, valid while the foundations are unchanged
+        self._ucache: dict[bytes, float] = {}
+        self.prefix: list[IMove] = []
+        self.bytes_per_state = 200
+        self.stack: list[Iterator[IMove]] = []
+        self.records: list[list[tuple[IMove, int, bytes]]] = []
+        # hosts[code]: the codes a card may be packed onto (rank and colour rules).
+        self.hosts: list[tuple[int, ...]] = [() for _ in range(60)]
+        for r in range(1, 14):
+            for s in range(4):
+                code = enc(r, s)
+                if v.build == "suit-up-or-down":
+                    hs = [enc(r2, s) for r2 in (r - 1, r + 1) if 1 <= r2 <= 13]
+                elif r < 13:
+                    hs = [enc(r + 1, s2) for s2 in range(4)
+                          if v.build == "rank" or (s2 >= 2) != (s >= 2)]
+                else:
+                    hs = []
+                self.hosts[code] = tuple(sorted(set(hs)))
+        self.dead_check = (
+            not self.rank_found and not self.bisley and not self.sequences
+            and v.space in ("none", "kings") and v.build in ("rank", "alternate")
+        )
+
+    # ---- rules -----------------------------------------------------------------------------
+    def packs(self, card: int, target: int) -> bool:
+        rc, rt = card >> 2, target >> 2
+        b = self.build
+        if b == "rank":
+            return rc + 1 == rt
+        if b == "alternate":
+            return rc + 1 == rt and ((card & 3) >= 2) != ((target & 3) >= 2)
+        return (card & 3) == (target & 3) and (rc - rt == 1 or rt - rc == 1)
+
+    def home_target(self, card: int) -> int | None:
+        """Where ``card`` may go home now (FOUNDATION or KING_PILE), or None."""
+        r, s = card >> 2, card & 3
+        if self.bisley:
+            if self.fa[s] == r - 1:
+                return FOUNDATION
+            if self.fk[s] == r + 1:
+                return KING_PILE
+            return None
+        if self.rank_found:
+            return FOUNDATION if self.home[r] < self.home[r - 1] else None
+        return FOUNDATION if self.fh[s] == r - 1 else None
+
+    def safe_home(self, card: int) -> int | None:
+        """A move home that can never spoil a win (docs/solver.md, rules S1-S4), or None."""
+        target = self.home_target(card)
+        if target is None:
+            return None
+        if self.bisley:
+            return target  # S4: every Bisley move home is safe
+        r = card >> 2
+        if self.rank_found:
+            return target if self.home[r - 1] == 4 else None  # S3
+        fh = self.fh
+        if self.build == "rank":
+            return target if min(fh) >= r - 2 else None  # S1
+        red = (card & 3) >= 2  # S2: alternate colours
+        same = (2, 3) if red else (0, 1)
+        opp = (0, 1) if red else (2, 3)
+        for s2 in opp:
+            if fh[s2] >= r - 1:
+                continue
+            if fh[s2] == r - 2 and all(fh[x] >= r - 2 for x in same):
+                continue
+            return None
+        return target
+
+    # ---- making and taking back moves -----------------------------------------------------
+    def do(self, m: IMove) -> int:
+        """Play internal move ``m``; returns the source's old face-down count, for `undo`."""
+        src, dst, n = m
+        cols = self.cols
+        col = cols[src]
+        moved = col[-n:]
+        cols[src] = col[:-n]
+        old_hid = self.hid[src]
+        if old_hid and old_hid > len(col) - n - 1:
+            self.hid[src] = max(len(col) - n - 1, 0)
+        if dst >= 0:
+            cols[dst] = cols[dst] + moved
+        else:
+            c = moved[0]
+            if self.bisley:
+                if dst == FOUNDATION:
+                    self.fa[c & 3] += 1
+                else:
+                    self.fk[c & 3] -= 1
+            elif self.rank_found:
+                self.home[c >> 2] += 1
+            else:
+                self.fh[c & 3] += 1
+        return old_hid
+
+    def undo(self, m: IMove, old_hid: int, card: bytes) -> None:
+        """Take back ``m``; ``card`` is the card it moved home (unused for column moves)."""
+        src, dst, n = m
+        cols = self.cols
+        if dst >= 0:
+            col = cols[dst]
+            moved = col[-n:]
+            cols[dst] = col[:-n]
+        else:
+            moved = card
+            c = card[0]
+            if self.bisley:
+                if dst == FOUNDATION:
+                    self.fa[c & 3] -= 1
+                else:
+                    self.fk[c & 3] += 1
+            elif self.rank_found:
+                self.home[c >> 2] -= 1
+            else:
+                self.fh[c & 3] -= 1
+        cols[src] = cols[src] + moved
+        self.hid[src] = old_hid
+
+    def auto(self, record: list[tuple[IMove, int, bytes]]) -> None:
+        """Play safe moves home until none is left, appending them to ``record``."""
+        cols = self.cols
+        again = True
+        while again:
+            again = False
+            for i in range(self.ncols):
+                col = cols[i]
+                if col:
+                    card = col[-1]
+                    t = self.safe_home(card)
+                    if t is not None:
+                        m = (i, t, 1)
+                        record.append((m, self.do(m), col[-1:]))
+                        again = True
+
+    def take_back(self, record: list[tuple[IMove, int, bytes]]) -> None:
+        for m, old_hid, card in reversed(record):
+            self.undo(m, old_hid, card)
+
+    # ---- keys, dead ends, move lists -------------------------------------------------------
+    def key(self) -> bytes:
+        if self.sequences:
+            return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
+                                                                  strict=True)))
+        return b"\0".join(sorted(self.cols))
+
+    def won(self) -> bool:
+        return not any(self.cols)
+
+    def dead(self) -> bool:
+        """True if no winning line can remain (rules D1 and D2 of docs/solver.md).
+
+        T starts as every card that lies above a lower card of its own suit: such a card
+        must leave its column by packing onto a host before it can go home. Let c* be the
+        card of T that leaves first. Z is the set of cards that cannot leave their place
+        before c* does: T, every card under a card of Z, and every card that cannot go home
+        before c* (a lower card of its suit is in Z) and whose hosts are all home or under
+        a card of Z. A card of T with a host that is neither is dropped from T (it might be
+        c*), and Z is recomputed, until nothing changes. If T is not empty then, c* has no
+        host at its turn: the position is lost.
+        """
+        cols = self.cols
+        pos: dict[int, tuple[int, int]] = {}
+        trapped: list[int] = []
+        kings_space = self.space == "kings"
+        for ci, col in enumerate(cols):
+            low = [99, 99, 99, 99]
+            for idx, c in enumerate(col):
+                pos[c] = (ci, idx)
+                s, r = c & 3, c >> 2
+                if low[s] < r:
+                    if not (kings_space and r == 13):
+                        trapped.append(c)
+                elif r < low[s]:
+                    low[s] = r
+        if not trapped:
+            return False
+        tset = set(trapped)
+        hosts = self.hosts
+        ncols = self.ncols
+        while True:
+            # ceil[ci]: the highest place in column ci held by a card of Z; every card at or
+            # under it is in Z, so a host strictly under it stays covered until c* leaves.
+            ceil = [-1] * ncols
+            for c in tset:
+                ci, idx = pos[c]
+                if idx > ceil[ci]:
+                    ceil[ci] = idx
+            if self.strong_dead:
+                self._grow_frozen(ceil, pos, kings_space)
+            removed = False
+            for c in list(tset):
+                for e in hosts[c]:
+                    p = pos.get(e)
+                    if p is None:
+                        continue  # home, and never comes back
+                    if p[1] >= ceil[p[0]]:
+                        tset.discard(c)
+                        removed = True
+                        break
+            if not tset:
+                return False
+            if not removed:
+                return True
+
+
+    def _grow_frozen(self, ceil: list[int], pos: dict[int, tuple[int, int]],
+                     kings_space: bool) -> None:
+        """Raise ``ceil`` while some card cannot leave its place before c* does (rule D2):
+        it cannot go home first (a lower card of its suit is in Z) and each of its hosts
+        is home or strictly under a card of Z."""
+        cols = self.cols
+        hosts = self.hosts
+        low = [99, 99, 99, 99]  # lowest rank of each suit in Z
+        for ci, col in enumerate(cols):
+            for idx in range(ceil[ci] + 1):
+                c = col[idx]
+                if c >> 2 < low[c & 3]:
+                    low[c & 3] = c >> 2
+        changed = True
+        while changed:
+            changed = False
+            for ci, col in enumerate(cols):
+                top = ceil[ci]
+                for idx in range(len(col) - 1, top, -1):
+                    c = col[idx]
+                    if low[c & 3] > c >> 2:
+                        continue  # it may go home before c*
+                    if kings_space and c >> 2 == 13:
+                        continue  # a space may take it
+                    for e in hosts[c]:
+                        p = pos.get(e)
+                        if p is not None and p[1] >= ceil[p[0]] and not (
+                                p[0] == ci and p[1] < idx):
+                            break  # a host it may reach
+                    else:
+                        for k in range(top + 1, idx + 1):
+                            z = col[k]
+                            if z >> 2 < low[z & 3]:
+                                low[z & 3] = z >> 2
+                        ceil[ci] = idx
+                        changed = True
+                        break
+
+    def moves(self) -> list[IMove]:
+        """Candidate moves, best first (safe moves home are already played)."""
+        cols = self.cols
+        ncols = self.ncols
+        out: list[tuple[float, IMove]] = []
+        fkey = bytes(self.fh + self.fa + self.fk + self.home)
+        if fkey != self._ukey or len(self._ucache) > 200_000:
+            self._ucache = {}
+            self._ukey = fkey
+        cache = self._ucache
+        urgency = []
+        for col in cols:
+            u = cache.get(col)
+            if u is None:
+                u = cache[col] = self._urgency(col)
+            urgency.append(u)
+        first_space = -1
+        for j in range(ncols):
+            if not cols[j]:
+                first_space = j
+                break
+        space = self.space
+        packs = self.packs
+        by_rank: dict[int, list[int]] = {}
+        if not self.sequences:
+            for j in range(ncols):
+                cj = cols[j]
+                if cj:
+                    r = cj[-1] >> 2
+                    if r in by_rank:
+                        by_rank[r].append(j)
+                    else:
+                        by_rank[r] = [j]
+        for i in range(ncols):
+            col = cols[i]
+            if not col:
+                continue
+            c = col[-1]
+            t = self.home_target(c)
+            if t is not None:
+                out.append((-100.0, (i, t, 1)))
+                if self.bisley and t == FOUNDATION and self.fk[c & 3] == (c >> 2) + 1:
+                    out.append((-100.0, (i, KING_PILE, 1)))
+            lone = len(col) == 1
+            if not self.sequences:
+                if lone and (space == "none" or (space == "kings" and c >> 2 == 13)):
+                    continue  # R1/R2: a lone card that moves only empties a useless column
+                r = c >> 2
+                targets = by_rank.get(r + 1, [])
+                if self.bisley:
+                    targets = targets + by_rank.get(r - 1, [])
+                for j in targets:
+                    if j != i and packs(c, cols[j][-1]):
+                        out.append((urgency[i] - 0.5 * urgency[j], (i, j, 1)))
+                if first_space >= 0 and not lone and (
+                        space == "any" or (space == "kings" and r == 13)):
+                    out.append((urgency[i] + SPACE_PENALTY, (i, first_space, 1)))
+            else:
+                run = self.run_length(i)
+                for n in range(1, run + 1):
+                    b = col[-n]
+                    whole = n == len(col)
+                    for j in range(ncols):
+                        if j == i:
+                            continue
+                        cj = cols[j]
+                        if cj:
+                            if self.packs(b, cj[-1]):
+                                out.append((urgency[i] - 0.5 * urgency[j] + 0.1 * n
+                                            + (SPLIT_PENALTY if n < run else 0.0), (i, j, n)))
+                        elif j == first_space and not whole and space == "any":
+                            out.append((urgency[i] + SPACE_PENALTY + 0.1 * n, (i, j, n)))
+        if self.noise:
+            rnd = self.rng.random
+            noise = self.noise
+            out = [(score + noise * rnd(), m) for score, m in out]
+        out.sort()
+        return [m for _, m in out]
+
+
+    def run_length(self, i: int) -> int:
+        col = self.cols[i]
+        limit = len(col) - self.hid[i]
+        n = 1
+        while n < limit and self.packs(col[-n], col[-n - 1]):
+            n += 1
+        return n
+
+    def _urgency(self, col: bytes) -> float:
+        """How soon this column hides a card the foundations want: small is urgent."""
+        best = 99.0
+        depth = len(col)
+        fh = self.fh
+        for idx, c in enumerate(col):
+            r = c >> 2
+            if not self.bisley and not self.rank_found:
+                d = r - fh[c & 3] - 1
+            elif self.bisley:
+                s = c & 3
+                d = min(r - self.fa[s], self.fk[s] - r) - 1
+            else:
+                d = 0 if self.home[r] < self.home[r - 1] else r - 1 - max(
+                    k for k in range(14) if self.home[k] > self.home[k + 1] or k == 13)
+            score = float(d * 2 + (depth - 1 - idx))
+            if score < best:
+                best = score
+        return best
+
+    # ---- the search ------------------------------------------------------------------------
+    def start(self) -> tuple[str, list[IMove], str] | None:
+        """Set up the depth-first search; a verdict if the root already decides it."""
+        root_record: list[tuple[IMove, int, bytes]] = []
+        self.auto(root_record)
+        self.prefix = [m for m, _, _ in root_record]
+        if self.won():
+            return "solved", self.prefix, ""
+        self.tt.add(self.key())
+        if self.dead_check and self.dead():
+            return "unsolvable", [], "dead end (rules D1-D2) at the start"
+        self.bytes_per_state = sys.getsizeof(self.key()) + ENTRY_OVERHEAD
+        self.stack = [iter(self.moves())]
+        self.records = []
+        return None
+
+    def steps(self, limit: float) -> tuple[str, list[IMove], str] | None:
+        """Go on with the depth-first search for ``limit`` more positions; a verdict, or None
+        when paused. Raises `OutOfBudget`."""
+        tt = self.tt
+        clock = self.clock
+        stack = self.stack
+        records = self.records
+        every = clock.every
+        dead_check = self.dead_check
+        stop = clock.nodes + limit
+        while stack:
+            m = next(stack[-1], None)
+            if m is None:
+                stack.pop()
+                if records:
+                    self.take_back(records.pop())
+                continue
+            card = self.cols[m[0]][-1:]
+            record = [(m, self.do(m), card)]
+            # Before the move no safe move was left; a move between columns changes no
+            # foundation, so only the source's new top card can have become safe.
+            src_col = self.cols[m[0]]
+            if m[1] < 0 or (src_col and self.safe_home(src_col[-1]) is not None):
+                self.auto(record)
+            if self.won():
+                records.append(record)
+                moves = self.prefix + [mv for rec in records for mv, _, _ in rec]
+                return "solved", moves, ""
+            k = self.key()
+            if k in tt:
+                self.take_back(record)
+                continue
+            tt.add(k)
+            clock.nodes += 1
+            if clock.nodes % every == 0:
+                clock.check(len(tt) + clock.extra_states, self.bytes_per_state)
+            if dead_check and self.dead():
+                self.take_back(record)
+                continue
+            records.append(record)
+            stack.append(iter(self.moves()))
+            if clock.nodes >= stop:
+                return None
+        return "unsolvable", [], "search space exhausted"
+
+    def run(self) -> tuple[str, list[IMove], str]:
+        """Depth-first search to the end; returns (verdict, internal moves, reason)."""
+        verdict = self.start()
+        while verdict is None:
+            verdict = self.steps(float("inf"))
+        return verdict
+
+
+
+def portfolio(main: _Search, state: PackerState, budget: Budget) -> tuple[str, list[IMove], str]:
+    """The exhaustive depth-first search, interleaved with randomised probes.
+
+    Depth-first search has a heavy tail: one early wrong turn can cost millions of
+    positions. So slices of the exhaustive search (the only one that may answer
+    ``unsolvable``) alternate with short probes that order moves with random noise and keep
+    their own, discarded, tables. Slices and probes grow by half each round.
+    """
+    clock = main.clock
+    verdict = main.start()
+    if verdict is not None:
+        return verdict
+    limit = FIRST_SLICE
+    seed = 0
+    while True:
+        verdict = main.steps(limit)
+        if verdict is not None:
+            return verdict
+        seed += 1
+        probe = _Search(state, budget)
+        probe.clock = clock
+        probe.noise = PROBE_NOISE
+        probe.rng = random.Random(seed)
+        clock.extra_states = len(main.tt)
+        try:
+            pv = probe.start()
+            if pv is None:
+                pv = probe.steps(limit)
+        finally:
+            clock.extra_states = 0
+        if pv is not None and pv[0] == "solved":
+            return pv
+        limit = int(limit * 1.5)
+
+
+FIRST_SLICE = 2000
+SPLIT_PENALTY = 20.0  # Castles: splitting a run that sits on its natural host comes late
+SPACE_PENALTY = 5.0  # moves into a space come after moves onto a card
+PROBE_NOISE = 30.0
+
+
+def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
+    """Internal moves in the engine's notation."""
+    out = []
+    for src, dst, n in moves:
+        source = Place("c", src)
+        if dst >= 0:
+            out.append(Move(source, Place("c", dst), n))
+        elif state.variant.kings_down:
+            out.append(Move(source, Place("fa" if dst == FOUNDATION else "fk")))
+        else:
+            out.append(Move(source, Place("f")))
+    return tuple(out)
+
+
+def replays_to_win(state: PackerState, moves: tuple[Move, ...]) -> bool:
+    s = state
+    try:
+        for m in moves:
+            s = s.apply(m)
+    except ValueError:
+        return False
+    return s.won
+
+
+def search_packer(state: PackerState, budget: Budget) -> Result:
+    """Solve a packer position (see `thirteen.solver.solve`)."""
+    if state.variant.worry_back:
+        return engine_search(state, budget)
+    search = _Search(state, budget)
+    try:
+        verdict, imoves, reason = portfolio(search, state, budget)
+    except OutOfBudget as e:
+        return Result("unknown", (), search.clock.nodes, search.clock.elapsed(),
+                      len(search.tt), str(e))
+    seconds = search.clock.elapsed()
+    moves: tuple[Move, ...] = ()
+    if verdict == "solved":
+        moves = to_engine_moves(state, imoves)
+        if not replays_to_win(state, moves):  # never expected: the search mirrors the engine
+            return Result("unknown", (), search.clock.nodes, seconds, len(search.tt),
+                          "internal error: the solution did not replay")
+    return Result(verdict, moves, search.clock.nodes, seconds, len(search.tt), reason)  # type: ignore[arg-type]
+
+
+def _engine_key(state: PackerState) -> Hashable:
+    return (tuple(sorted(zip(state.hidden, state.columns, strict=True))), state.foundations)
+
+
+def engine_search(state: PackerState, budget: Budget) -> Result:
+    """Plain depth-first search through the engine (used with ``worry_back``): exact, slow.
+
+    No move is pruned and nothing is played automatically, so its verdicts need no argument.
+    """
+    clock = Clock(budget)
+    seen: set[Hashable] = {_engine_key(state)}
+    if state.won:
+        return Result("solved", (), 0, clock.elapsed(), 1)
+    stack: list[tuple[PackerState, Iterator[Move]]] = [(state, iter(state.legal_moves()))]
+    path: list[Move] = []
+    try:
+        while stack:
+            s, it = stack[-1]
+            m = next(it, None)
+            if m is None:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            nxt = s.apply(m)
+            if nxt.won:
+                return Result("solved", (*path, m), clock.nodes, clock.elapsed(), len(seen))
+            k = _engine_key(nxt)
+            if k in seen:
+                continue
+            seen.add(k)
+            clock.nodes += 1
+            if clock.nodes % 64 == 0:
+                clock.check(len(seen), 2000)
+            path.append(m)
+            stack.append((nxt, iter(nxt.legal_moves())))
+    except OutOfBudget as e:
+        return Result("unknown", (), clock.nodes, clock.elapsed(), len(seen), str(e))
+    return Result("unsolvable", (), clock.nodes, clock.elapsed(), len(seen),
+                  "search space exhausted")

@@ -1,0 +1,123 @@
+"""Player services on top of the search: hints and a difficulty rating.
+
+A hint in a game with hidden cards is *fair*: it never reads a face-down card nor the stock
+order. Castles in Spain is hinted by sampling: the face-down cards are dealt at random among
+the face-down places (the player knows which cards they are, not where), each sample is
+solved, and the first moves of the samples' winning lines vote. The Calculation family is
+hinted by the fair player.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from ..calculation import CalcState
+from ..game import State
+from ..moves import Move
+from ..packer import PackerState
+from .calculation import fair_move
+from .common import HINT_BUDGET, Budget, Result
+
+DEAD_END = "dead end: this position can no longer be won"
+
+Difficulty = Literal["easy", "medium", "hard", "unwinnable", "unknown"]
+
+#: Node counts that split solved deals into easy / medium / hard (see docs/solver.md).
+EASY_NODES = 1_000
+MEDIUM_NODES = 20_000
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move (None when there is none) and what the search found from here:
+    ``solved`` (the move starts a winning line), ``unsolvable`` (a dead end, proved),
+    ``unknown`` (no proof either way; the move is a heuristic's or a fair vote's)."""
+
+    move: Move | None
+    verdict: str
+    message: str
+
+
+def _solve(state: State, budget: Budget) -> Result:
+    from . import solve
+
+    return solve(state, budget)
+
+
+def _fallback(state: State) -> Move | None:
+    """A plausible move when the search proves nothing: a safe move home, a move home, the
+    first legal move otherwise."""
+    safe = state.safe_moves()
+    if safe:
+        return safe[0]
+    legal = state.legal_moves()
+    home = [m for m in legal if m.target.kind in ("f", "fa", "fk")]
+    best = home or legal
+    return best[0] if best else None
+
+
+def hint(state: State, budget: Budget = HINT_BUDGET) -> Hint:
+    """The next move of a winning line, or word that none remains (a fair hint where cards
+    are hidden: see the module docstring)."""
+    if state.won:
+        return Hint(None, "solved", "the game is won")
+    if not state.legal_moves():
+        return Hint(None, "unsolvable", DEAD_END + " (no legal move remains)")
+    if isinstance(state, CalcState):
+        move = fair_move(state)
+        return Hint(move, "unknown", f"{move}: the fair player's choice (the stock is unseen)")
+    if any(state.hidden):
+        return _fair_packer_hint(state, budget)
+    result = _solve(state, budget)
+    if result.verdict == "solved" and result.moves:
+        return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
+    if result.verdict == "unsolvable":
+        return Hint(None, "unsolvable", DEAD_END)
+    move = _fallback(state)
+    return Hint(move, "unknown",
+                f"{move}: no winning line found within the budget ({result.reason})")
+
+
+def _fair_packer_hint(state: PackerState, budget: Budget, samples: int = 8) -> Hint:
+    places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
+    unseen = [state.columns[i][k] for i, k in places]
+    rng = random.Random(len(unseen) * 7919 + sum(c.rank * 4 + c.suit for c in unseen))
+    per = Budget(
+        max_nodes=None if budget.max_nodes is None else max(1, budget.max_nodes // samples),
+        max_seconds=None if budget.max_seconds is None else budget.max_seconds / samples,
+        max_mb=budget.max_mb,
+    )
+    votes: Counter[Move] = Counter()
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        cols = [list(c) for c in state.columns]
+        for (i, k), card in zip(places, unseen, strict=True):
+            cols[i][k] = card
+        world = replace(state, columns=tuple(tuple(c) for c in cols))
+        result = _solve(world, per)
+        if result.verdict == "solved" and result.moves:
+            votes[result.moves[0]] += 1
+    if votes:
+        voted, n = votes.most_common(1)[0]
+        return Hint(voted, "unknown",
+                    f"{voted}: it starts a winning line in {n} of {samples} random guesses at "
+                    "the face-down cards")
+    move = _fallback(state)
+    return Hint(move, "unknown", f"{move}: no winning line found for random guesses at the "
+                                 "face-down cards")
+
+
+def difficulty(result: Result) -> Difficulty:
+    """Rate a deal from the effort of its search (nodes searched)."""
+    if result.verdict == "unsolvable":
+        return "unwinnable"
+    if result.verdict != "solved":
+        return "unknown"
+    if result.nodes <= EASY_NODES:
+        return "easy"
+    if result.nodes <= MEDIUM_NODES:
+        return "medium"
+    return "hard"

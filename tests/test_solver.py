@@ -1,0 +1,404 @@
+"""The solver: every `solved` replays to a win, hand-made positions with known answers, deals
+built backwards from a won position are never called unsolvable, fc-solve agrees."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import subprocess
+import tempfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thirteen.calculation import CalcState
+from thirteen.cards import Card, full_deck
+from thirteen.deal import Layout, deal, format_board
+from thirteen.game import State, new_state, start_state
+from thirteen.moves import Move, Place, PlaceKind
+from thirteen.packer import PackerState
+from thirteen.solver import (
+    DEAD_END,
+    Budget,
+    Result,
+    difficulty,
+    fair_move,
+    fair_play,
+    hint,
+    solve,
+)
+from thirteen.variants import GAMES, Variant, get_variant
+
+FC_SOLVE = "/tmp/fcs-build/fc-solve"
+QUICK = Budget(max_nodes=50_000, max_seconds=10.0, max_mb=512)
+
+
+def replay(state: State, result: Result) -> State:
+    s = state
+    for m in result.moves:
+        s = s.apply(m)
+    return s
+
+
+def assert_sound(state: State, result: Result) -> None:
+    if result.verdict == "solved":
+        assert replay(state, result).won
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def position(game: str | Variant, *columns: str, home: dict[str, int] | None = None,
+             ncols: int | None = None) -> PackerState:
+    """A hand-made position: ``home`` gives the foundation height per suit letter (the other
+    suits are complete unless named); empty strings are empty columns."""
+    variant = get_variant(game) if isinstance(game, str) else game
+    heights = {"C": 13, "S": 13, "H": 13, "D": 13}
+    heights.update(home or {})
+    piles = tuple(tuple(Card(r, s) for r in range(1, heights["CSHD"[s]] + 1)) for s in range(4))
+    cols = [cards(c) for c in columns]
+    cols += [()] * ((ncols or len(cols)) - len(cols))
+    if variant.kings_down:
+        piles += ((),) * 4
+    state = start_state(variant, Layout(tuple(cols), piles, (0,) * len(cols)))
+    assert isinstance(state, PackerState)
+    return state
+
+
+# ---- numbered deals: every solved verdict replays ----------------------------------------
+
+
+@pytest.mark.parametrize("game,number", [
+    ("bakers-dozen", 1), ("bakers-dozen", 4), ("bakers-dozen", 5), ("good-measure", 4),
+    ("good-measure", 5), ("spanish-patience", 1), ("portuguese-solitaire", 1),
+    ("castles-in-spain", 1), ("spanish-patience-rank", 1), ("bisley", 1),
+])
+def test_numbered_deals_solve_and_replay(game: str, number: int) -> None:
+    state = new_state(game, number)
+    result = solve(state, QUICK)
+    assert result.verdict == "solved", result
+    assert_sound(state, result)
+    assert result.nodes >= 0 and result.peak_states >= 1
+    js = result.to_json_dict()
+    assert set(js) >= {"verdict", "moves", "nodes", "seconds", "peak_states"}
+    assert [Move.parse(m) for m in js["moves"]] == list(result.moves)
+
+
+def test_good_measure_1_is_unsolvable() -> None:
+    # fc-solve agrees (docs/benchmarks.md).
+    result = solve(new_state("good-measure", 1), QUICK)
+    assert result.verdict == "unsolvable"
+    assert difficulty(result) == "unwinnable"
+
+
+def test_budget_gives_unknown() -> None:
+    state = new_state("bakers-dozen", 3)
+    result = solve(state, Budget(max_nodes=200, max_seconds=5.0))
+    assert result.verdict == "unknown" and "node" in result.reason
+    assert difficulty(result) == "unknown"
+    tiny = solve(state, Budget(max_nodes=None, max_seconds=5.0, max_mb=0))
+    assert tiny.verdict == "unknown" and "memory" in tiny.reason
+
+
+# ---- hand-made positions with known answers --------------------------------------------------
+
+
+def test_solvable_needs_a_pack() -> None:
+    s = position("bakers-dozen", "KS", "TS QS", "9S JS", home={"S": 8})
+    result = solve(s, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(s, result)
+    assert str(result.moves[0]) == "c2-c1"  # QS onto KS first, or JS is stuck on QS
+
+
+def test_unsolvable_blocked_queen() -> None:
+    s = position("bakers-dozen", "KS JS", "TS QS", "9S", home={"S": 8})
+    result = solve(s, QUICK)
+    assert result.verdict == "unsolvable"
+    h = hint(s)
+    assert h.move is None and h.verdict == "unsolvable" and h.message == DEAD_END
+
+
+def test_dead_end_rule_no_landing_place() -> None:
+    # JS must leave 8S's column before 8S can go home, but the only queen left lies under it.
+    s = position("bakers-dozen", "QS 8S JS", "TS KS", "9S", home={"S": 7})
+    result = solve(s, QUICK)
+    assert result.verdict == "unsolvable" and "D1" in result.reason and result.nodes == 0
+
+
+def test_dead_end_rule_catches_a_cycle() -> None:
+    # JS waits for a queen under JH, JH for a queen under JS: proved lost at once.
+    s = position("bakers-dozen", "8S QH JS", "8H QS JH", "KS TS 9S", "KH TH 9H",
+                 home={"S": 7, "H": 7})
+    result = solve(s, QUICK)
+    assert result.verdict == "unsolvable" and "D1" in result.reason
+
+
+def test_spanish_patience_needs_a_space() -> None:
+    cols = ("TS QS", "9S JS", "")
+    spanish = position("spanish-patience", *cols, home={"S": 8})
+    result = solve(spanish, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(spanish, result)
+    assert any(m.target.kind == "c" and not spanish.columns[m.target.index] for m in
+               result.moves[:1]) or len(result.moves) > 3
+    # The same cards in Baker's Dozen, where a space is never filled: lost.
+    assert solve(position("bakers-dozen", *cols, home={"S": 8}), QUICK).verdict == "unsolvable"
+
+
+def test_castles_needs_a_sequence_move() -> None:
+    cols = ("8S JH TS 9H", "KH QS", "KS QH JS TH 9S 8H")
+    castles = position("castles-in-spain", *cols, home={"S": 7, "H": 7})
+    result = solve(castles, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(castles, result)
+    assert any(m.count > 1 for m in result.moves)
+    singles = dataclasses.replace(GAMES["castles-in-spain"], move_sequences=False)
+    assert solve(position(singles, *cols, home={"S": 7, "H": 7}), QUICK).verdict == "unsolvable"
+
+
+def test_portuguese_space_takes_only_kings() -> None:
+    cols = ("TS QS", "9S JS", "")
+    s = position("portuguese-solitaire", *cols, home={"S": 8})
+    assert solve(s, QUICK).verdict == "unsolvable"
+    kings = ("TS KS", "9S QS", "JS", "")
+    s = position("portuguese-solitaire", *kings, home={"S": 8})
+    result = solve(s, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(s, result)
+    assert solve(position("bakers-dozen", *kings, home={"S": 8}), QUICK).verdict == "unsolvable"
+
+
+def test_worry_back_searches_through_the_engine() -> None:
+    s = position(get_variant("bakers-dozen", worry_back=True), "KS", "TS QS", "9S JS",
+                 home={"S": 8})
+    result = solve(s, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(s, result)
+
+
+def test_bisley_position() -> None:
+    v = GAMES["bisley"]
+    aces = tuple(tuple(Card(r, su) for r in range(1, 5 if su == 1 else 14)) for su in range(4))
+    kings = ((), tuple(Card(r, 1) for r in range(13, 7, -1)), (), ())
+    s = start_state(v, Layout((cards("5S 7S"), cards("6S")), aces + kings, (0, 0)))
+    result = solve(s, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(s, result)
+
+
+# ---- positions built backwards from a won one are never called unsolvable ---------------------
+
+
+def unplay(variant: Variant, rng: random.Random, steps: int) -> PackerState:
+    """Play a random game backwards from the won position; every step is checked through the
+    engine (the forward move is legal and leads back), so the result is winnable by design."""
+    piles: list[tuple[Card, ...]] = [tuple(Card(r, s) for r in range(1, 14)) for s in range(4)]
+    if variant.kings_down:  # Bisley: the aces stay out; split each suit between its two piles
+        ks = []
+        for s in range(4):
+            cut = rng.randint(1, 13)
+            ks.append(tuple(Card(r, s) for r in range(13, cut, -1)))
+            piles[s] = piles[s][:cut]
+        piles += ks
+    ncols = variant.columns
+    state = start_state(variant, Layout(((),) * ncols, tuple(piles), (0,) * ncols))
+    assert isinstance(state, PackerState)
+    home_kinds: tuple[PlaceKind, ...] = ("fa", "fk") if variant.kings_down else ("f",)
+    for _ in range(steps):
+        options = []
+        for p, pile in enumerate(state.foundations):
+            if pile:
+                options.append(("f", p))
+        for i, col in enumerate(state.columns):
+            if col:
+                options.append(("c", i))
+        rng.shuffle(options)
+        for kind, idx in options:
+            j = rng.randrange(ncols)
+            cols = list(state.columns)
+            found = list(state.foundations)
+            if kind == "f":
+                card = found[idx][-1]
+                found[idx] = found[idx][:-1]
+                forwards = [Move(Place("c", j), Place(k)) for k in home_kinds]
+            else:
+                if idx == j:
+                    continue
+                card = cols[idx][-1]
+                cols[idx] = cols[idx][:-1]
+                forwards = [Move(Place("c", j), Place("c", idx))]
+            cols[j] = cols[j] + (card,)
+            before = dataclasses.replace(state, columns=tuple(cols), foundations=tuple(found))
+            if any(before.why_illegal(f) is None and before.apply(f) == state for f in forwards):
+                state = before
+                break
+    return state
+
+
+BACKWARD_GAMES = ["bakers-dozen", "good-measure", "spanish-patience", "spanish-patience-rank",
+                  "portuguese-solitaire", "castles-in-spain", "bisley"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BACKWARD_GAMES), st.integers(0, 2**32), st.integers(5, 60))
+def test_backward_deals_are_never_unsolvable(game: str, seed: int, steps: int) -> None:
+    state = unplay(GAMES[game], random.Random(seed), steps)
+    result = solve(state, Budget(max_nodes=20_000, max_seconds=5.0))
+    assert result.verdict != "unsolvable", format_board(state.to_layout())
+    assert_sound(state, result)
+
+
+# ---- fc-solve's solved deals are never called unsolvable here -------------------------------
+
+
+@pytest.mark.skipif(not os.access(FC_SOLVE, os.X_OK), reason="fc-solve not built")
+@pytest.mark.parametrize("game,preset,numbers", [
+    ("bakers-dozen", "bakers_dozen", range(1, 13)),
+    ("good-measure", "good_measure", range(1, 9)),
+])
+def test_agrees_with_fc_solve(game: str, preset: str, numbers: range) -> None:
+    for n in numbers:
+        layout = deal(GAMES[game], n)
+        with tempfile.NamedTemporaryFile("w", suffix=".board", delete=False) as f:
+            f.write(format_board(layout))
+        try:
+            out = subprocess.run([FC_SOLVE, "-g", preset, "-sel", "-mi", "100000", f.name],
+                                 capture_output=True, text=True, timeout=60).stdout
+        finally:
+            os.unlink(f.name)
+        result = solve(new_state(game, n), Budget(max_nodes=30_000, max_seconds=3.0))
+        assert_sound(new_state(game, n), result)
+        if "This game is solveable" in out:
+            assert result.verdict != "unsolvable", (game, n)
+        if result.verdict == "solved":
+            assert "I could not solve" not in out, (game, n)
+
+
+# ---- the Calculation family -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game,number", [("calculation", 4), ("calculation", 11)])
+def test_thoughtful_calculation_solves_and_replays(game: str, number: int) -> None:
+    state = new_state(game, number)
+    result = solve(state, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(state, result)
+
+
+@pytest.mark.parametrize("number", [2, 8, 27])
+def test_what_the_fair_player_wins_the_thoughtful_search_solves_at_once(number: int) -> None:
+    state = new_state("calculation", number)
+    assert isinstance(state, CalcState)
+    fair = fair_play(state)
+    assert fair.verdict == "solved"
+    result = solve(state, Budget(max_nodes=len(fair.moves) + 5, max_seconds=5.0))
+    assert result.verdict == "solved"
+    assert_sound(state, result)
+
+
+def test_calculation_tiny_unsolvable() -> None:
+    v = GAMES["calculation"]
+    found = tuple(tuple(Card(r, 0) for r in v.sequence(p)[:-1]) for p in range(4))
+    # Every foundation wants a king last; four kings buried in one waste pile under a queen
+    # nobody wants any more is lost; the same kings in the stock win.
+    lost = CalcState(v, found, (cards("KC KS KH KD"), (), (), ()), ())
+    assert solve(lost, QUICK).verdict == "solved"  # kings come off one by one
+    stuck = CalcState(v, tuple(p[:-1] for p in found),
+                      (cards("KC QS"), (), (), ()), ())
+    assert solve(stuck, QUICK).verdict == "unsolvable"
+
+
+@pytest.mark.parametrize("game", ["calculation", "imaginary-thirteen",
+                                  "imaginary-thirteen-pysol"])
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_fair_player_plays_legally(game: str, number: int) -> None:
+    state = new_state(game, number)
+    assert isinstance(state, CalcState)
+    result = fair_play(state)
+    final = replay(state, result)
+    assert final.won == (result.verdict == "solved")
+    if not final.won:
+        assert not final.legal_moves()
+
+
+def test_fair_player_ignores_the_unseen_stock() -> None:
+    state = new_state("calculation", 5)
+    assert isinstance(state, CalcState)
+    rest = list(state.stock[1:])
+    random.Random(1).shuffle(rest)
+    other = dataclasses.replace(state, stock=state.stock[:1] + tuple(rest))
+    assert fair_move(state) == fair_move(other)
+    assert hint(state).move == hint(other).move
+
+
+# ---- hints -------------------------------------------------------------------------------------
+
+
+def test_hint_starts_a_winning_line() -> None:
+    state = new_state("bakers-dozen", 4)
+    h = hint(state)
+    assert h.verdict == "solved" and h.move is not None
+    after = state.apply(h.move)
+    assert solve(after, QUICK).verdict == "solved"
+
+
+def test_castles_hint_is_fair() -> None:
+    state = new_state("castles-in-spain", 2)
+    assert isinstance(state, PackerState)
+    # Shuffle the face-down cards among the face-down places: the hint must not change.
+    places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
+    hidden = [state.columns[i][k] for i, k in places]
+    random.Random(7).shuffle(hidden)
+    cols = [list(c) for c in state.columns]
+    for (i, k), c in zip(places, hidden, strict=True):
+        cols[i][k] = c
+    other = dataclasses.replace(state, columns=tuple(tuple(c) for c in cols))
+    budget = Budget(max_nodes=4000, max_seconds=None)
+    a, b = hint(state, budget), hint(other, budget)
+    assert a == b
+    assert a.move is None or state.why_illegal(a.move) is None
+
+
+def test_difficulty_from_effort() -> None:
+    assert difficulty(Result("solved", (), 10, 0.0, 10)) == "easy"
+    assert difficulty(Result("solved", (), 5_000, 0.0, 10)) == "medium"
+    assert difficulty(Result("solved", (), 10**6, 0.0, 10)) == "hard"
+    assert difficulty(Result("unsolvable", (), 10, 0.0, 10)) == "unwinnable"
+    assert difficulty(Result("unknown", (), 10, 0.0, 10)) == "unknown"
+
+
+def test_full_deck_helper_is_52() -> None:  # guards the hand-made helpers above
+    assert len(full_deck()) == 52
+
+
+def test_calculation_dead_end_rule() -> None:
+    # Foundation 1 wants a 2; the 2s left lie under a king that only foundation 1 will take
+    # (the others are complete): lost, and rule C1 proves it at once.
+    v = GAMES["calculation"]
+    piles = []
+    for p in range(4):
+        seq = v.sequence(p)
+        piles.append(tuple(Card(r, 0) for r in seq[: 1 if p == 0 else len(seq)]))
+    waste = (cards("2C 2S 2H KC"), (), (), ())
+    rest = [r for r in range(3, 13)]  # foundation 1's later cards, in the stock
+    state = CalcState(v, tuple(piles), waste, tuple(Card(r, 1) for r in rest))
+    result = solve(state, QUICK)
+    assert result.verdict == "unsolvable"
+    assert result.nodes < 50
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["bakers-dozen", "good-measure", "portuguese-solitaire"]),
+       st.integers(0, 2**32), st.integers(5, 80))
+def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
+                                                         steps: int) -> None:
+    from thirteen.solver.packer import _Search
+
+    state = unplay(GAMES[game], random.Random(seed), steps)
+    search = _Search(state, QUICK)
+    search.strong_dead = True  # rule D2 too, although it is off by default
+    assert not search.dead()

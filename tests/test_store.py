@@ -1,0 +1,151 @@
+"""The SQLite store shared by the web server and the terminal app."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from thirteen.game import Game
+from thirteen.store import Store
+
+LINE = ["c2-f", "c4-f", "c6-f", "c6-f", "c4-f", "c6-f", "c1-c3"]  # Baker's Dozen deal 9
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "t.sqlite3")
+
+
+def played(moves: list[str], number: int = 9, game: str = "bakers-dozen") -> Game:
+    g = Game.new(game, number)
+    for m in moves:
+        g.push(m)
+    return g
+
+
+def test_save_and_load_round_trip(store: Store) -> None:
+    g = played(LINE)
+    g.undo()
+    game_id = store.save_game("alice", g)
+    back = store.load_game("alice", game_id)
+    assert back.to_dict() == g.to_dict()
+    assert back.state == g.state
+    assert [str(m) for m in back.redo_stack] == ["c1-c3"]
+
+
+def test_one_row_per_move_and_updates_rewrite_only_the_tail(store: Store) -> None:
+    g = played(LINE[:3])
+    game_id = store.save_game("alice", g)
+    g.push(LINE[3])
+    store.save_game("alice", g, game_id)
+    g.undo()
+    g.undo()
+    store.save_game("alice", g, game_id)
+    with sqlite3.connect(store.path) as c:
+        rows = c.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply",
+                         (game_id,)).fetchall()
+    assert rows == [(0, "c2-f"), (1, "c4-f")]
+    assert [str(m) for m in store.load_game("alice", game_id).redo_stack] == ["c6-f", "c6-f"]
+
+
+def test_a_player_cannot_load_or_overwrite_anothers_game(store: Store) -> None:
+    game_id = store.save_game("alice", played(LINE[:2]))
+    with pytest.raises(KeyError):
+        store.load_game("bob", game_id)
+    with pytest.raises(KeyError):
+        store.save_game("bob", played([]), game_id)
+    with pytest.raises(KeyError):
+        store.load_game("alice", game_id + 1000)
+    assert len(store.load_game("alice", game_id).moves) == 2
+
+
+def test_latest_unfinished_game(store: Store) -> None:
+    assert store.latest_game("alice", "bakers-dozen") is None
+    first = store.save_game("alice", played(LINE[:1]))
+    second = store.save_game("alice", played(LINE[:2], number=9))
+    store.save_game("alice", played([], game="calculation", number=1))
+    found = store.latest_game("alice", "bakers-dozen")
+    assert found is not None and found[0] == second and len(found[1].moves) == 2
+    store.save_game("alice", played(LINE[:3]), first)  # touched last
+    found = store.latest_game("alice", "bakers-dozen")
+    assert found is not None and found[0] == first
+    assert store.latest_game("bob", "bakers-dozen") is None
+
+
+def test_huge_deal_numbers_survive(store: Store) -> None:
+    n = 10**20 - 1
+    game_id = store.save_game("alice", Game.new("bakers-dozen", n))
+    assert store.load_game("alice", game_id).number == n
+    assert store.find_deal("alice", "bakers-dozen", n) == game_id
+
+
+def test_statistics_streaks_best_time_fewest_moves(store: Store) -> None:
+    empty = store.stats("alice", "bakers-dozen")
+    assert empty == {"played": 0, "won": 0, "lost": 0, "win_rate": 0.0, "current_streak": 0,
+                     "best_streak": 0, "best_time": None, "fewest_moves": None}
+    for won, seconds, moves in [(True, 300, 120), (True, 200, 150), (False, 50, 10),
+                                (True, 400, 100)]:
+        store.record_result("alice", "bakers-dozen", won, seconds, moves)
+    s = store.stats("alice", "bakers-dozen")
+    assert s == {"played": 4, "won": 3, "lost": 1, "win_rate": 0.75, "current_streak": 1,
+                 "best_streak": 2, "best_time": 200, "fewest_moves": 100}
+    assert store.stats("alice", "calculation")["played"] == 0
+    assert store.stats("bob", "bakers-dozen")["played"] == 0
+    assert set(store.all_stats("alice")) == {"bakers-dozen"}
+
+
+def test_finish_counts_once_and_abandon_counts_a_loss(store: Store) -> None:
+    a = store.save_game("alice", played(LINE[:2]))
+    assert store.finish_game("alice", a, True, 10.0, 2)
+    assert not store.finish_game("alice", a, True, 10.0, 2)
+    b = store.save_game("alice", played(LINE[:1]))
+    c = store.save_game("alice", played([]))  # no moves: not counted when abandoned
+    new = store.save_game("alice", played([]))
+    assert store.abandon("alice", "bakers-dozen", keep=new) == [b]
+    s = store.stats("alice", "bakers-dozen")
+    assert (s["played"], s["won"], s["lost"], s["current_streak"]) == (2, 1, 1, 0)
+    assert store.game_info("alice", b)["result"] == "lost"
+    assert store.game_info("alice", c)["finished"] is None
+
+
+def test_threads_share_one_store(store: Store) -> None:
+    errors: list[BaseException] = []
+
+    def work(player: str) -> None:
+        try:
+            g = Game.new("bakers-dozen", 9)
+            game_id = store.save_game(player, g)
+            for m in LINE:
+                g.push(m)
+                store.save_game(player, g, game_id)
+            assert store.load_game(player, game_id).to_dict() == g.to_dict()
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(f"p{i}",)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_default_path_is_in_the_user_data_dir(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with Store() as s:
+        assert s.path.is_relative_to(tmp_path)
+        assert s.path.exists()
+
+
+def test_a_second_store_on_the_same_file_sees_committed_games(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    web, terminal = Store(path), Store(path)
+    game_id = web.save_game("alice", played(LINE[:3]))
+    assert len(terminal.load_game("alice", game_id).moves) == 3
+    assert web.new_player() != web.new_player()
+    assert web.has_player("alice") and not web.has_player("nobody")

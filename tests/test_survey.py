@@ -1,0 +1,296 @@
+"""Winnability surveys: the interval, resuming after a kill, the Dask path, and the report."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from thirteen.cli import main
+from thirteen.report import (
+    format_table,
+    percentile,
+    report,
+    sections,
+    wilson,
+    winnability_interval,
+)
+from thirteen.survey import Row, connect, parse_deals, rows, store_row, survey, todo_deals
+
+# A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
+# 5000 nodes give solved, unsolvable and unknown deals, in about two seconds.
+GAME, DEALS, NODES = "bisley", "1-40", 5000
+BUDGET: dict[str, Any] = {"max_nodes": NODES, "max_seconds": 600.0, "max_mb": 512}
+KEY = ("game", "options", "deal", "verdict", "nodes", "length", "solver_version")
+
+
+def stored(db: Path) -> list[tuple[Any, ...]]:
+    return [tuple(r[k] for k in KEY) for r in rows(db)]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any, ...]]:
+    """The rows of an uninterrupted survey, solved in this process."""
+    db = tmp_path_factory.mktemp("ref") / "survey.sqlite3"
+    summary = survey(GAME, DEALS, db, workers=1, **BUDGET)
+    assert summary.solved_now == 40 and not summary.errors
+    out = stored(db)
+    verdicts = {r[3] for r in out}
+    assert verdicts == {"solved", "unsolvable", "unknown"}, verdicts  # the test covers all three
+    return out
+
+
+# ---- the interval --------------------------------------------------------------------------
+@pytest.mark.parametrize(("k", "n", "low", "high"), [
+    # Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (score, no correction)
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    # and the mirror images
+    (20, 20, 1 - 0.1611, 1.0),
+])
+def test_wilson_interval_matches_published_values(k: int, n: int, low: float,
+                                                  high: float) -> None:
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=5e-5)
+    assert hi == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_edges() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(50, 100)
+    assert lo + hi == pytest.approx(1.0)
+    assert wilson(1, 10)[0] > 0
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_unknowns_count_lost_below_and_won_above() -> None:
+    """Blake & Gent: the lower bound treats unknown deals as lost, the upper as won."""
+    lo, hi = winnability_interval(700, 50, 1000)
+    assert lo == wilson(700, 1000)[0]
+    assert hi == wilson(750, 1000)[1]
+    assert winnability_interval(700, 0, 1000) == wilson(700, 1000)
+    # their Spanish Patience figure, 99.863% of 10^7 deals: a half width of about 0.003%
+    lo, hi = winnability_interval(9_986_300, 0, 10_000_000)
+    assert 0.00002 < (hi - lo) / 2 < 0.00003
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = list(range(1, 101))
+    assert percentile(values, 50) == 50
+    assert percentile(values, 95) == 95
+    assert percentile(values, 100) == 100
+    assert percentile([3.0], 95) == 3.0
+
+
+def test_deal_ranges() -> None:
+    assert parse_deals("1-10") == [(1, 10)]
+    assert parse_deals("7") == [(7, 7)]
+    assert parse_deals("20-30,1-10,11-12,25-40") == [(1, 12), (20, 40)]
+    for bad in ("", "0-5", "9-3", "a-b"):
+        with pytest.raises(ValueError):
+            parse_deals(bad)
+
+
+# ---- resuming ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("sig", "workers"), [(signal.SIGKILL, 1), (signal.SIGTERM, 2)])
+def test_survey_killed_and_resumed_stores_the_same_rows(
+        tmp_path: Path, reference: list[tuple[Any, ...]], sig: signal.Signals,
+        workers: int) -> None:
+    """Kill the `thirteen survey` process part way; the same command then completes it.
+
+    SIGKILL gives the survey no chance to tidy up; SIGTERM stops it and its pool cleanly."""
+    db = tmp_path / "killed.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    command = [sys.executable, "-m", "thirteen.cli", "survey", GAME, "--deals", DEALS,
+               "--workers", str(workers), "--max-nodes", str(NODES), "--max-seconds", "600",
+               "--max-mb", "512", "--db", str(db), "--quiet"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        done = 0
+        while done < 8 and time.monotonic() < deadline:
+            time.sleep(0.02)
+            if db.exists():
+                with sqlite3.connect(db) as c:
+                    try:
+                        done = c.execute("SELECT COUNT(*) FROM survey").fetchone()[0]
+                    except sqlite3.OperationalError:  # table not created yet
+                        done = 0
+        proc.send_signal(sig)
+    finally:
+        proc.wait(30)
+    assert proc.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 130)
+    partial = stored(db)
+    assert 8 <= len(partial) < 40, "kill the survey part way"
+    assert set(partial) <= set(reference)  # what was stored before the kill is kept as it was
+
+    out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f"this run {40 - len(partial)} in" in out.stdout  # only the deals not yet stored
+    assert stored(db) == reference
+
+
+def test_pool_survey_interrupted_after_k_results_then_resumed(
+        tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
+    """Ctrl-C during a two-process survey stops it cleanly; the rerun solves only the rest."""
+    db = tmp_path / "interrupted.sqlite3"
+    seen: list[Row] = []
+
+    def interrupt_after_five(row: Row) -> None:
+        seen.append(row)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    first = survey(GAME, DEALS, db, workers=2, on_row=interrupt_after_five, **BUDGET)
+    assert first.interrupted and first.solved_now == 5
+    assert len(stored(db)) == 5
+    second = survey(GAME, DEALS, db, workers=2, **BUDGET)
+    assert not second.interrupted and second.stored_before == 5 and second.solved_now == 35
+    assert stored(db) == reference
+    assert survey(GAME, DEALS, db, workers=2, **BUDGET).solved_now == 0  # nothing left
+
+
+def test_retry_unknown_solves_only_the_unknowns_again(
+        tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
+    db = tmp_path / "retry.sqlite3"
+    survey(GAME, "1-40", db, workers=1, **BUDGET)
+    with connect(db) as c:
+        unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
+        assert todo_deals(c, GAME, "{}", [(1, 40)], retry_unknown=True) == unknown
+    again = survey(GAME, "1-40", db, workers=1, retry_unknown=True,
+                   **{**BUDGET, "max_nodes": 2 * NODES})
+    assert again.solved_now == len(unknown)
+    assert len(stored(db)) == 40
+
+
+# ---- Dask ----------------------------------------------------------------------------------
+def test_dask_local_cluster_stores_the_same_rows(
+        tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
+    db = tmp_path / "dask.sqlite3"
+    summary = survey(GAME, "1-12", db, engine="dask", workers=2, processes=False, **BUDGET)
+    assert summary.solved_now == 12 and not summary.errors
+    assert stored(db) == reference[:12]
+    resumed = survey(GAME, DEALS, db, engine="dask", workers=2, processes=False, **BUDGET)
+    assert resumed.stored_before == 12 and resumed.solved_now == 28
+    assert stored(db) == reference
+
+
+# ---- the Calculation family -----------------------------------------------------------------
+def test_calculation_rows_carry_the_fair_players_verdict(tmp_path: Path) -> None:
+    db = tmp_path / "calc.sqlite3"
+    summary = survey("calculation", "1-3", db, workers=1, max_nodes=20_000, max_seconds=10.0)
+    assert summary.solved_now == 3, summary.errors
+    for row in rows(db):
+        assert row["fair_verdict"] in ("won", "lost")
+        if row["fair_verdict"] == "won":  # what the fair player wins is winnable
+            assert row["verdict"] == "solved"
+
+
+# ---- the report ----------------------------------------------------------------------------
+def fake_row(game: str, deal: int, verdict: str, seconds: float, length: int | None,
+             options: str = "{}", fair: str | None = None) -> Row:
+    return {"game": game, "options": options, "deal": deal, "verdict": verdict, "nodes": 10,
+            "seconds": seconds, "length": length, "peak_states": 5, "reason": None,
+            "solver_version": "test", "max_seconds": 30.0, "max_nodes": 1000, "max_mb": 64,
+            "fair_verdict": fair, "fair_seconds": 0.001 if fair else None, "host": "h"}
+
+
+@pytest.fixture
+def small_db(tmp_path: Path) -> Path:
+    """Bakers Dozen 1-10 (7 won, 2 lost, 1 unknown), Spanish Patience with worrying back 1-4,
+    Calculation 1-4 (3 won thoughtfully, 1 by the fair player)."""
+    db = tmp_path / "small.sqlite3"
+    with connect(db) as c:
+        for d in range(1, 11):
+            verdict = "solved" if d <= 7 else "unsolvable" if d <= 9 else "unknown"
+            store_row(c, fake_row("bakers-dozen", d, verdict, d / 100,
+                                  80 + d if verdict == "solved" else None))
+        for d in range(1, 5):
+            store_row(c, fake_row("spanish-patience", d, "solved", 0.01, 100,
+                                  options='{"worry_back":true}'))
+        for d in range(1, 5):
+            store_row(c, fake_row("calculation", d, "solved" if d < 4 else "unsolvable", 0.1,
+                                  52 if d < 4 else None, fair="won" if d == 1 else "lost"))
+    return db
+
+
+def test_report_of_a_small_db(small_db: Path) -> None:
+    text = report(small_db, "bakers-dozen")
+    lo, hi = winnability_interval(7, 1, 10)
+    assert "Baker's Dozen" in text
+    assert "deals            10  (1-10)" in text
+    assert "solved           7" in text
+    assert "unsolvable       2" in text
+    assert "unknown          1" in text
+    assert f"70.0% to 80.0%, 95% interval [{100 * lo:.1f}%, {100 * hi:.1f}%]" in text
+    assert "solution length  median 84, p95 87, max 87 moves (7 solved)" in text
+    assert "solve time       median 0.050 s, p95 0.100 s, max 0.100 s" in text
+    assert "thirteen survey bakers-dozen --deals 1-10 --max-nodes 1000 --max-seconds 30" in text
+
+
+def test_report_calculation_has_thoughtful_and_fair_figures(small_db: Path) -> None:
+    text = report(small_db, "calculation")
+    assert "thoughtful       75.0%, 95% interval" in text
+    assert "fair player      25.0%, 95% interval" in text
+
+
+def test_a_fair_win_counts_for_the_thoughtful_figure(tmp_path: Path) -> None:
+    """A deal the search left unknown but the fair player won is winnable."""
+    db = tmp_path / "fair.sqlite3"
+    with connect(db) as c:
+        store_row(c, fake_row("calculation", 1, "unknown", 0.5, None, fair="won"))
+        store_row(c, fake_row("calculation", 2, "unknown", 0.5, None, fair="lost"))
+    text = report(db, "calculation")
+    assert "solved           1 (1 of them only by the fair player's line)" in text
+    assert "thoughtful       50.0% to 100.0%" in text
+
+
+def test_report_all_is_a_table_of_every_survey(small_db: Path) -> None:
+    table = format_table(sections(small_db))
+    lines = table.splitlines()
+    assert len(lines) == 2 + 3
+    assert lines[2].startswith("| bakers-dozen | - | 10 | 7 | 2 | 1 | 70.0% to 80.0% |")
+    assert lines[3].startswith("| spanish-patience | worrying back | 4 | 4 | 0 | 0 | 100.0% |")
+    assert "| 25.0% [" in lines[4]
+
+
+def test_report_command_and_plots(small_db: Path, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    png, svg = tmp_path / "bd.png", tmp_path / "calc.svg"
+    assert main(["report", "bakers-dozen", "--db", str(small_db), "--plot", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert main(["report", "calculation", "--db", str(small_db), "--plot", str(svg)]) == 0
+    assert "fair player" in svg.read_text()
+    assert main(["report", "--all", "--db", str(small_db)]) == 0
+    out = capsys.readouterr().out
+    assert "| calculation |" in out
+    assert main(["report", "spanish", "--worry-back", "--db", str(small_db)]) == 0
+    assert "Spanish Patience (worrying back)" in capsys.readouterr().out
+    assert main(["report", "bisley", "--db", str(small_db)]) == 2  # no survey of it
+    assert main(["report", "--db", str(small_db)]) == 2  # neither a game nor --all
+
+
+def test_survey_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "cli.sqlite3"
+    args = ["survey", "spanish", "--worry-back", "--deals", "1-3", "--workers", "1",
+            "--max-nodes", "300", "--db", str(db), "--quiet"]
+    assert main(args) == 0
+    assert "3 of 3 deals stored" in capsys.readouterr().out
+    assert {r["options"] for r in rows(db)} == {json.dumps({"worry_back": True},
+                                                           separators=(",", ":"))}
+    assert main(args) == 0
+    assert "this run 0 in" in capsys.readouterr().out
+    assert main(["survey", "bisley", "--deals", "5-1", "--db", str(db)]) == 2
+    assert main(["survey", "bisley", "--deals", "1", "--scheduler", "tcp://x:1",
+                 "--db", str(db)]) == 2

@@ -1,0 +1,353 @@
+"""The JSON API with httpx against the real server (uvicorn in a child process) on a real
+SQLite file: every endpoint, and bad input of every kind gets a 4xx and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from thirteen.calculation import CalcState
+from thirteen.game import Game
+from thirteen.packer import PackerState
+from thirteen.web.process import ServerProcess
+
+WIN_LINE = (Path(__file__).parent / "browser" / "data" / "bakers-dozen-9.moves").read_text().split()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("api") / "api.sqlite3"
+    with ServerProcess(db) as s:
+        yield s
+
+
+def client(server: ServerProcess) -> httpx.Client:
+    return httpx.Client(base_url=server.url, timeout=30)
+
+
+@pytest.fixture
+def alice(server: ServerProcess) -> Iterator[httpx.Client]:
+    with client(server) as c:
+        yield c
+
+
+@pytest.fixture
+def bob(server: ServerProcess) -> Iterator[httpx.Client]:
+    with client(server) as c:
+        yield c
+
+
+def new(c: httpx.Client, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def snapshot(c: httpx.Client, game_id: int) -> dict[str, Any]:
+    r = c.get(f"/api/games/{game_id}")
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return {k: data[k] for k in ("view", "moves", "redo", "status", "legal")}
+
+
+def stored_moves(server: ServerProcess, game_id: int) -> list[str]:
+    with sqlite3.connect(server.db) as c:
+        return [m for (m,) in c.execute(
+            "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+
+
+def detail(r: httpx.Response) -> str:
+    body = r.json()
+    assert isinstance(body["detail"], str) and body["detail"]
+    return str(body["detail"])
+
+
+# ---- games of the registry -----------------------------------------------------------------
+
+
+def test_variants(alice: httpx.Client) -> None:
+    r = alice.get("/api/variants")
+    assert r.status_code == 200
+    names = [v["name"] for v in r.json()]
+    assert "bakers-dozen" in names and "imaginary-thirteen" in names
+    one = alice.get("/api/variants/calculation").json()
+    assert one["family"] == "calculation" and "Calculation" in one["rules"]
+    r = alice.get("/api/variants/no-such-game")
+    assert r.status_code == 404 and "unknown game" in detail(r)
+
+
+def test_openapi_and_pages(alice: httpx.Client) -> None:
+    spec = alice.get("/api/openapi.json").json()
+    assert "/api/games/{game_id}/moves" in spec["paths"]
+    for path in ("/", "/play/bakers-dozen/9", "/play/calculation", "/game/1"):
+        r = alice.get(path)
+        assert r.status_code == 200 and "<!doctype html>" in r.text
+        assert "script-src 'self'" in r.headers["content-security-policy"]
+    for path in ("/static/app.js", "/static/style.css", "/static/favicon.svg"):
+        assert alice.get(path).status_code == 200
+    assert "http" not in alice.get("/").text.replace("http://www.w3.org/2000/svg", "")
+
+
+# ---- playing -------------------------------------------------------------------------------
+
+
+def test_new_game_cookie_and_view(alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    cookie = alice.cookies.jar
+    morsels = [c for c in cookie if c.name == "thirteen_player"]
+    assert morsels and len(morsels[0].value or "") >= 40
+    assert morsels[0].has_nonstandard_attr("HttpOnly")
+    assert g["view"] == Game.new("bakers-dozen", 9).state.view()
+    assert g["number"] == "9" and g["url"] == "/play/bakers-dozen/9"
+    assert g["status"] == "in play" and g["moves"] == [] and g["redo"] == 0
+    assert {"move": "c2-f", "from": "c2", "to": "fH", "count": 1, "home": True} in g["legal"]
+    assert set(g["stats"]) >= {"played", "won", "lost", "win_rate", "current_streak",
+                               "best_streak", "best_time", "fewest_moves"}
+    # The number may come as a string (JavaScript cannot hold 20-digit numbers).
+    big = new(alice, game="spanish-patience", number="99999999999999999999")
+    assert big["number"] == "99999999999999999999"
+    assert new(alice, game="portuguese-solitaire")["number"].isdigit()
+
+
+def test_resume(alice: httpx.Client) -> None:
+    g = new(alice, game="good-measure", number=5)
+    alice.post(f"/api/games/{g['id']}/moves", json={"move": g["legal"][0]["move"]})
+    again = new(alice, game="good-measure", number=5, resume=True)
+    assert again["id"] == g["id"] and len(again["moves"]) == 1
+    latest = new(alice, game="good-measure", resume=True)
+    assert latest["id"] == g["id"]
+    fresh = new(alice, game="good-measure", number=5)
+    assert fresh["id"] != g["id"] and fresh["moves"] == []
+    assert alice.get("/api/games/current").json()["id"] == fresh["id"]
+    ids = [x["id"] for x in alice.get("/api/games").json()]
+    assert ids[:2] == [fresh["id"], g["id"]]
+
+
+def test_moves_undo_redo_restart(server: ServerProcess, alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid = g["id"]
+    for i, m in enumerate(WIN_LINE[:5]):
+        r = alice.post(f"/api/games/{gid}/moves", json={"move": m})
+        assert r.status_code == 200, r.text
+        assert r.json()["moves"] == WIN_LINE[: i + 1]
+        assert stored_moves(server, gid) == WIN_LINE[: i + 1]  # written before the answer
+    r = alice.post(f"/api/games/{gid}/undo")
+    assert r.status_code == 200 and r.json()["moves"] == WIN_LINE[:4] and r.json()["redo"] == 1
+    assert stored_moves(server, gid) == WIN_LINE[:4]
+    r = alice.post(f"/api/games/{gid}/redo")
+    assert r.json()["moves"] == WIN_LINE[:5] and r.json()["played"] == [WIN_LINE[4]]
+    r = alice.post(f"/api/games/{gid}/restart")
+    assert r.json()["moves"] == [] and r.json()["redo"] == 5
+    assert stored_moves(server, gid) == []
+    assert alice.post(f"/api/games/{gid}/restart").status_code == 409
+    assert alice.post(f"/api/games/{gid}/undo").status_code == 409
+    for _ in range(5):
+        assert alice.post(f"/api/games/{gid}/redo").status_code == 200
+    assert alice.post(f"/api/games/{gid}/redo").status_code == 409
+    assert snapshot(alice, gid)["moves"] == WIN_LINE[:5]
+
+
+def test_auto_moves_hint_analysis(alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid = g["id"]
+    r = alice.post(f"/api/games/{gid}/moves", json={"move": "c2-f", "auto": True})
+    assert r.status_code == 200
+    played = r.json()["played"]
+    assert played[0] == "c2-f" and len(played) >= 2  # 2H then follows, and more
+    h = alice.get(f"/api/games/{gid}/hint").json()
+    assert isinstance(h["message"], str)
+    if h["move"] is not None:
+        assert any(m["move"] == h["move"] for m in snapshot(alice, gid)["legal"])
+    a = alice.get(f"/api/games/{gid}/analysis").json()
+    assert a["verdict"] in (None, "solved", "unsolvable", "unknown")
+    assert a["ply"] == len(played)
+
+
+def test_auto_finish_win_and_statistics(bob: httpx.Client) -> None:
+    g = new(bob, game="bakers-dozen", number=9)
+    gid = g["id"]
+    for m in WIN_LINE[:-7]:  # the rest are moves to the foundations
+        assert bob.post(f"/api/games/{gid}/moves", json={"move": m}).status_code == 200
+    r = bob.post(f"/api/games/{gid}/auto")
+    assert r.status_code == 200
+    out = r.json()
+    assert out["status"] == "won" and out["result"] == "won"
+    assert out["stats"]["won"] == 1 and out["stats"]["fewest_moves"] == len(out["moves"])
+    assert bob.get("/api/stats/bakers-dozen").json()["won"] == 1
+    assert bob.get("/api/stats").json()["bakers-dozen"]["played"] == 1
+    assert bob.get("/api/stats/nope").status_code == 404
+    # Winning again (undo, redo) does not count twice.
+    bob.post(f"/api/games/{gid}/undo")
+    bob.post(f"/api/games/{gid}/redo")
+    assert bob.get("/api/stats/bakers-dozen").json()["played"] == 1
+    # A new deal of the same game abandons an unfinished game with moves: a loss.
+    h = new(bob, game="bakers-dozen", number=10)
+    bob.post(f"/api/games/{h['id']}/moves", json={"move": h["legal"][0]["move"]})
+    new(bob, game="bakers-dozen", number=11)
+    s = bob.get("/api/stats/bakers-dozen").json()
+    assert (s["played"], s["won"], s["lost"], s["current_streak"]) == (2, 1, 1, 0)
+
+
+def test_calculation_hides_the_stock(alice: httpx.Client) -> None:
+    g = new(alice, game="calculation", number=1)
+    state = Game.new("calculation", 1).state
+    assert isinstance(state, CalcState)
+    hidden = {str(c) for c in state.stock[1:]}
+    text = json.dumps(g)
+    assert not any(f'"{c}"' in text for c in hidden)
+    r = alice.post(f"/api/games/{g['id']}/moves", json={"move": "s-w1"})
+    assert r.json()["view"]["waste"][0] == ["JD"]
+    for path in ("", "/hint", "/analysis"):
+        text = alice.get(f"/api/games/{g['id']}{path}").text
+        assert not any(f'"{c}"' in text for c in {str(c) for c in state.stock[2:]})
+
+
+def test_castles_face_down_cards_never_leave_the_server(alice: httpx.Client) -> None:
+    g = new(alice, game="castles-in-spain", number=5)
+    state = Game.new("castles-in-spain", 5).state
+    assert isinstance(state, PackerState)
+    down = {str(c) for col, h in zip(state.columns, state.hidden, strict=True)
+            for c in col[:h]}
+    assert len(down) == 39
+    for text in (json.dumps(g), alice.get(f"/api/games/{g['id']}").text,
+                 alice.get(f"/api/games/{g['id']}/hint").text,
+                 alice.get(f"/api/games/{g['id']}/analysis").text,
+                 alice.get("/api/games").text):
+        assert not any(f'"{c}"' in text for c in down)
+    assert all(col[:3] == [None, None, None] for col in g["view"]["columns"])
+
+
+# ---- bad input: 4xx with a clear message, and nothing changes ------------------------------
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"game": "no-such-game"}, 404),
+    ({"game": "bakers-dozen", "number": 0}, 422),
+    ({"game": "bakers-dozen", "number": -3}, 422),
+    ({"game": "bakers-dozen", "number": 10**20}, 422),
+    ({"game": "bakers-dozen", "number": "12abc"}, 422),
+    ({"game": "bakers-dozen", "number": 1.5}, 422),
+    ({"game": "bakers-dozen", "number": True}, 422),
+    ({"game": "bakers-dozen", "number": [9]}, 422),
+    ({"game": "bakers-dozen", "surprise": 1}, 422),
+    ({"game": "bakers-dozen", "winnable": "yes"}, 422),
+    ({"game": "bakers-dozen", "options": {"worry_back": "no"}}, 422),
+    ({"game": "bakers-dozen", "options": {"colour": "blue"}}, 422),
+    ({"game": "calculation", "options": {"worry_back": True}}, 400),
+    ({"game": "x" * 65}, 422),
+    ({"game": ""}, 422),
+    ({}, 422),
+])
+def test_bad_new_game(alice: httpx.Client, body: dict[str, Any], status: int) -> None:
+    before = alice.get("/api/games").json()
+    r = alice.post("/api/games", json=body)
+    assert r.status_code == status, r.text
+    detail(r)
+    assert alice.get("/api/games").json() == before
+
+
+def test_bad_moves_change_nothing(server: ServerProcess, alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid = g["id"]
+    alice.post(f"/api/games/{gid}/moves", json={"move": "c2-f"})
+    before, stored = snapshot(alice, gid), stored_moves(server, gid)
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({"json": {"move": "c1-c2"}}, 409, "cannot go on"),  # illegal here
+        ({"json": {"move": "c99-c2"}}, 409, "no column 99"),
+        ({"json": {"move": "s-w1"}}, 409, "no stock"),
+        ({"json": {"move": "hello"}}, 400, "malformed move"),
+        ({"json": {"move": "c0-c1"}}, 400, "malformed move"),
+        ({"json": {"move": ""}}, 422, "move"),
+        ({"json": {"move": "c1-c2" + " " * 60}}, 422, "at most 40"),
+        ({"json": {"move": 5}}, 422, "move"),
+        ({"json": {"move": None}}, 422, "move"),
+        ({"json": {}}, 422, "move: Field required"),
+        ({"json": {"move": "c1-c3", "auto": "yes"}}, 422, "auto"),
+        ({"json": {"move": "c1-c3", "extra": 1}}, 422, "extra"),
+        ({"json": ["c1-c3"]}, 422, "request"),
+        ({"content": b'{"move": "c1-c3"', "headers": {"content-type": "application/json"}},
+         400, "malformed JSON"),
+        ({"content": b"\xff\xfe", "headers": {"content-type": "application/json"}}, 400,
+         "malformed JSON"),
+        ({"content": b'{"move": "c1-c3"}', "headers": {"content-type": "text/plain"}}, 422,
+         ""),
+    ]
+    for kwargs, status, words in cases:
+        r = alice.post(f"/api/games/{gid}/moves", **kwargs)
+        assert r.status_code == status, (kwargs, r.text)
+        assert words in detail(r), (kwargs, r.text)
+        assert snapshot(alice, gid) == before
+        assert stored_moves(server, gid) == stored
+    for path in ("/api/games/0", "/api/games/-1", "/api/games/abc", "/api/games/99999999",
+                 f"/api/games/{2**70}"):
+        assert alice.get(path).status_code in (404, 422)
+        assert alice.post(path + "/moves", json={"move": "c1-c3"}).status_code in (404, 422)
+
+
+def test_oversized_bodies(server: ServerProcess, alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid = g["id"]
+    before = snapshot(alice, gid)
+    big = json.dumps({"move": "c1-c3", "pad": "x" * 10_000}).encode()
+    r = alice.post(f"/api/games/{gid}/moves", content=big,
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "too large" in detail(r)
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: chunked transfer
+        yield b'{"move": "c1-c3", "pad": "'
+        for _ in range(100):
+            yield b"x" * 1000
+        yield b'"}'
+
+    r = alice.post(f"/api/games/{gid}/moves", content=chunks(),
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    r = alice.post("/api/games", content=b"{" + b" " * 5000 + b"}",
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert snapshot(alice, gid) == before
+    assert stored_moves(server, gid) == []
+
+
+def test_another_players_game_is_out_of_reach(server: ServerProcess, alice: httpx.Client,
+                                              bob: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid = g["id"]
+    alice.post(f"/api/games/{gid}/moves", json={"move": "c2-f"})
+    before = snapshot(alice, gid)
+    new(bob, game="calculation", number=1)  # bob is a player too
+    for method, path, body in [
+        ("GET", "", None), ("POST", "/moves", {"move": "c4-f"}), ("POST", "/undo", None),
+        ("POST", "/redo", None), ("POST", "/restart", None), ("POST", "/auto", None),
+        ("GET", "/hint", None), ("GET", "/analysis", None),
+    ]:
+        r = bob.request(method, f"/api/games/{gid}{path}", json=body)
+        assert r.status_code == 404, (path, r.text)
+        assert "no game" in detail(r)
+    assert gid not in [x["id"] for x in bob.get("/api/games").json()]
+    # Without a cookie, or with a forged one, a client is a new player with nothing.
+    with client(server) as anonymous:
+        assert anonymous.get(f"/api/games/{gid}").status_code == 404
+    with client(server) as forger:
+        r = forger.get(f"/api/games/{gid}", headers={"cookie": "thirteen_player=" + "A" * 43})
+        assert r.status_code == 404
+        fresh = r.headers["set-cookie"]
+        assert fresh.startswith("thirteen_player=") and "A" * 43 not in fresh
+        assert "HttpOnly" in fresh and "SameSite=Strict" in fresh
+    assert snapshot(alice, gid) == before
+    assert stored_moves(server, gid) == ["c2-f"]
+
+
+def test_current_without_games(server: ServerProcess) -> None:
+    with client(server) as c:
+        r = c.get("/api/games/current")
+        assert r.status_code == 404 and "no unfinished game" in detail(r)
+        assert c.get("/api/games").json() == []
+        assert c.get("/api/stats").json() == {}
