@@ -80,6 +80,10 @@ def test_check_lost(tmp_path: Path) -> None:
     ("check", "bakers-dozen"),
     ("rules", "castles", "--foundations", "diagonal"),
     ("play", "bisley", "--worry-back"),
+    ("solve", "bakers-dozen", "9", "--max-seconds", "-1"),
+    ("solve", "bakers-dozen", "9", "--max-nodes", "many"),
+    ("survey", "bakers-dozen", "--deals", "1-3", "--workers", "0"),
+    ("serve", "--port", "70000"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args: tuple[str, ...]) -> None:
     r = run(*args)

@@ -47,6 +47,32 @@ def _number(text: str) -> int:
     return n
 
 
+def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type for budgets and counts: a number above zero, or a clear error."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
+        return value
+
+    return parse
+
+
+_count = _positive(int)
+_seconds = _positive(float)
+
+
+def _port(text: str) -> int:
+    port = int(_count(text))
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"ports go up to 65535, not {port}")
+    return port
+
+
 def _read(path: str) -> str:
     try:
         return Path(path).read_text() if path != "-" else sys.stdin.read()
@@ -274,20 +300,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
     p = add("serve", cmd_serve, "serve the game in a web browser")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_port, default=8000)
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
-    p.add_argument("--max-seconds", type=float, default=60.0)
-    p.add_argument("--max-nodes", type=int, default=None)
-    p.add_argument("--max-mb", type=int, default=2048)
+    p.add_argument("--max-seconds", type=_seconds, default=60.0)
+    p.add_argument("--max-nodes", type=_count, default=None)
+    p.add_argument("--max-mb", type=_count, default=2048)
     p.add_argument("--json", action="store_true", help="one JSON object")
     p = add("hint", cmd_hint, "the next move of a winning line, or why there is none",
             [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
                    help="deal number (unless --board), then the moves played so far")
     p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
-    p.add_argument("--max-seconds", type=float, default=10.0)
+    p.add_argument("--max-seconds", type=_seconds, default=10.0)
 
     def cmd_survey(args: argparse.Namespace) -> int:
         from .survey import main as survey_main
@@ -302,10 +328,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("survey", cmd_survey, "solve every deal of a range and store the verdicts (SQLite)",
             [game_args])
     p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
-    p.add_argument("--workers", type=int, help="processes or Dask workers (default: all cores)")
-    p.add_argument("--max-seconds", type=float, default=60.0, help="time budget per deal")
-    p.add_argument("--max-nodes", type=int, default=2_000_000, help="node budget per deal")
-    p.add_argument("--max-mb", type=int, default=2048, help="memory budget per deal")
+    p.add_argument("--workers", type=_count, help="processes or Dask workers (default: all cores)")
+    p.add_argument("--max-seconds", type=_seconds, default=60.0, help="time budget per deal")
+    p.add_argument("--max-nodes", type=_count, default=2_000_000, help="node budget per deal")
+    p.add_argument("--max-mb", type=_count, default=2048, help="memory budget per deal")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
     p.add_argument("--engine", choices=("local", "dask"), default="local")
     p.add_argument("--scheduler", metavar="ADDRESS",
