@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pysol_cards.deal_game as pysol_deal_game
 import pytest
-from pysol_cards.cards import CardRenderer, createCards
+from pysol_cards.cards import CardRenderer, createCards, ms_rearrange
 from pysol_cards.deal_game import Game as PysolGame
-from pysol_cards.random import MTRandom
+from pysol_cards.random import LCRandom31, MTRandom
 from pysol_cards.random import shuffle as pysol_shuffle
 from pysol_cards.random_base import RandomBase
 
@@ -174,42 +175,182 @@ def test_imaginary_thirteen_pysol_bases_are_a_to_8() -> None:
     assert len(layout.stock) == 104 - 8
 
 
-def pysolfc_good_measure_columns(number: int) -> list[list[Card]]:
-    """PySolFC's Good Measure, step by step as its code does it (no kings fix)."""
-    cards = shuffled(1, number)
+# ---- PySolFC's code as read ----------------------------------------------------------------
+# pysol-cards' ``deal_game`` deals only Baker's Dozen of these games, so the others are checked
+# against a second, independent rebuild of PySolFC's steps in the shape of its own code, read
+# from shlomif/PySolFC: ``Game.createCards``, ``Game.shuffle`` and ``_shuffleHookMoveSorter``
+# (pysollib/game/__init__.py); ``constructRandom`` (pysollib/pysolrandom.py: LCRandom31 for
+# ``0 <= seed < 32000``, else MTRandom); the ``_shuffleHook`` and ``startGame`` of
+# CastlesInSpain, BakersDozen, PortugueseSolitaire, SpanishPatienceII and GoodMeasure
+# (pysollib/games/bakersdozen.py), Bisley (bisley.py) and Bisley13 (bisley13.py), Calculation
+# and ImaginaryThirteen (calculation.py). The talon is a list whose last element is its top;
+# ``dealRow`` gives the top card to each stack in turn; a WasteTalonStack's ``dealCards``
+# turns its top card.
+
+Select = Callable[[Card], bool]
+
+
+def pysolfc_shuffle(decks: int, number: int) -> list[Card]:
+    """``Game.shuffle`` up to the hook, with pysol-cards' generators used directly."""
+    cards = createCards(decks)
+    if number < 32000:
+        rng: LCRandom31 | MTRandom = LCRandom31(number)
+        cards = ms_rearrange(cards)  # a no-op for two decks, as in PySolFC
+    else:
+        rng = MTRandom(number)
+    rng.shuffle(cards)
+    return [Card(c.rank, c.suit) for c in cards]
+
+
+def move_to_bottom(cards: list[Card], select: Select, most: int = 52) -> list[Card]:
+    """``_shuffleHookMoveToBottom(cards, lambda c: (select(c), c.suit), most)``: picks
+    scanned from the bottom, put under the rest, the highest (suit, height) lowest."""
+    picks: list[tuple[int, int, Card]] = []
+    rest: list[Card] = []
+    for pos, card in enumerate(cards):
+        if len(picks) < most and select(card):
+            picks.append((card.suit, len(cards) - pos, card))
+        else:
+            rest.append(card)
+    return [c for _, _, c in sorted(picks, reverse=True)] + rest
+
+
+def kings_hook(cards: list[Card], rows: int) -> list[Card]:
+    """``BakersDozen._shuffleHook``: each king (in dealt order) swaps with the first
+    non-king dealt to its row, then the list is reversed."""
+    out = list(cards)
     for i in [k for k, c in enumerate(cards) if c.rank == KING]:
-        j = i % 10
-        while j < i:
-            if cards[j].rank != KING:
-                cards[i], cards[j] = cards[j], cards[i]
+        for j in range(i % rows, i, rows):
+            if out[j].rank != KING:
+                out[i], out[j] = out[j], out[i]
                 break
-            j += 10
-    cards.reverse()
-    aces = [(c.suit, len(cards) - k, c) for k, c in enumerate(cards) if c.rank == ACE][:2]
-    for _, _, c in aces:
-        cards.remove(c)
-    talon = [c for _, _, c in sorted(aces, reverse=True)] + cards
-    cols: list[list[Card]] = [[] for _ in range(10)]
-    for _ in range(5):
-        for col in cols:
-            col.append(talon.pop())
-    assert all(c.rank == ACE for c in talon)
-    return cols
+    return out[::-1]
+
+
+def calculation_hook(cards: list[Card], bases: int) -> list[Card]:
+    """``Calculation._shuffleHook`` (``4 * decks`` bases): the first card of each rank
+    A..bases from the bottom goes to the top of the talon, the ace uppermost."""
+    top: dict[int, Card] = {}
+    rest: list[Card] = []
+    for card in cards:
+        if card.rank <= bases and card.rank not in top:
+            top[card.rank] = card
+        else:
+            rest.append(card)
+    return rest + [top[r] for r in range(bases, 0, -1)]
+
+
+def is_ace(card: Card) -> bool:
+    return card.rank == ACE
+
+
+# name: (hook, the rows dealt to in each round as read from the class's startGame)
+ALL_13 = list(range(13))
+PYSOLFC_PACKERS: dict[str, tuple[Callable[[list[Card]], list[Card]], list[list[int]]]] = {
+    "bakers-dozen": (lambda c: kings_hook(c, 13), [ALL_13] * 4),
+    "spanish-patience": (list, [ALL_13] * 4),
+    "spanish-patience-rank": (list, [ALL_13] * 4),
+    "portuguese-solitaire": (list, [ALL_13] * 4),
+    "castles-in-spain": (list, [ALL_13] * 4),
+    "good-measure": (lambda c: move_to_bottom(kings_hook(c, 10), is_ace, 2),
+                     [list(range(10))] * 5),
+    "bisley": (lambda c: move_to_bottom(c, is_ace), [ALL_13] * 3 + [list(range(4, 13))]),
+}
+
+
+def pysolfc_packer(name: str, number: int) -> tuple[list[list[Card]], list[list[Card]]]:
+    """PySolFC's columns and foundations (one per suit) for a packer, no fix applied."""
+    hook, rounds = PYSOLFC_PACKERS[name]
+    talon = hook(pysolfc_shuffle(1, number))
+    columns: list[list[Card]] = [[] for _ in rounds[0]]
+    for rows in rounds:
+        for row in rows:
+            columns[row].append(talon.pop())
+    foundations: list[list[Card]] = [[], [], [], []]
+    for suit_pile in range(len(talon)):  # Bisley deals its aces to the piles in suit order
+        card = talon.pop()
+        assert card.rank == ACE
+        if name == "bisley":
+            assert card.suit == suit_pile
+        foundations[card.suit].append(card)
+    return columns, foundations
+
+
+def pysolfc_calculation(decks: int, number: int) -> tuple[list[Card], list[Card]]:
+    """PySolFC's foundation bases and stock (turned card first) for Calculation (1 deck)
+    or Imaginary Thirteen (2 decks)."""
+    talon = calculation_hook(pysolfc_shuffle(decks, number), 4 * decks)
+    bases = [talon.pop() for _ in range(4 * decks)]
+    turned = talon.pop()
+    return bases, [turned] + talon[::-1]
+
+
+PYSOLFC_NUMBERS = list(range(1, 301)) + [31999, 32000, 32001] + BIG
+
+
+def test_the_rebuild_shuffles_as_thirteen_does() -> None:
+    for decks in (1, 2):
+        for n in PYSOLFC_NUMBERS[::7]:
+            assert pysolfc_shuffle(decks, n) == shuffled(decks, n), (decks, n)
+
+
+def test_the_rebuild_agrees_with_pysol_cards_on_bakers_dozen() -> None:
+    for n in range(1, 201):
+        columns, _ = pysolfc_packer("bakers-dozen", n)
+        assert parse_board(BD, pysol_bakers_dozen(n)).columns == tuple(map(tuple, columns))
+
+
+@pytest.mark.parametrize("name", list(PYSOLFC_PACKERS))
+def test_packer_deals_follow_pysolfc_code(name: str) -> None:
+    v = GAMES[name]
+    for n in PYSOLFC_NUMBERS:
+        columns, foundations = pysolfc_packer(name, n)
+        if v.kings_to_bottom:  # the seed's rule on PySolFC's columns (Good Measure's fix)
+            columns = [[c for c in col if c.rank == KING] + [c for c in col if c.rank != KING]
+                       for col in columns]
+        layout = deal(v, n)
+        assert layout.columns == tuple(map(tuple, columns)), (name, n)
+        assert layout.foundations[:4] == tuple(map(tuple, foundations)), (name, n)
+
+
+@pytest.mark.parametrize(("name", "decks"), [("calculation", 1),
+                                             ("imaginary-thirteen-pysol", 2)])
+def test_calculation_deals_follow_pysolfc_code(name: str, decks: int) -> None:
+    for n in PYSOLFC_NUMBERS:
+        bases, stock = pysolfc_calculation(decks, n)
+        layout = deal(GAMES[name], n)
+        assert [p[0] for p in layout.foundations] == bases, (name, n)
+        assert list(layout.stock) == stock, (name, n)
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(t) for t in text.split()]
+
+
+def test_imaginary_thirteen_pysol_known_answers() -> None:
+    # Deal 1 (LCRandom31, two decks, no MS re-ordering): the bottom of the shuffled talon
+    # reads AC 6S 5S 4C 2D 3H 5D KH 2C 3D 7H; scanning up from it, PySolFC's hook takes
+    # AC, 6S, 5S, 4C, 2D, 3H, 7H (the 5D and 3D come after a 5 and a 3 are taken) and an
+    # 8H further up; the top card of what is left, 3D, is the first card turned.
+    assert shuffled(2, 1)[:11] == cards("AC 6S 5S 4C 2D 3H 5D KH 2C 3D 7H")
+    assert shuffled(2, 1)[-1] == Card.parse("3D")
+    one = deal(GAMES["imaginary-thirteen-pysol"], 1)
+    assert [p[0] for p in one.foundations] == cards("AC 2D 3H 4C 5S 6S 7H 8H")
+    assert one.stock[0] == Card.parse("3D")
+    # Deal 32000 (MTRandom): bottom 5D 8H 4H 4D QH 6S 5D JC 8H TD 3S 7H 2D gives 5D, 8H, 4H,
+    # 6S, 3S, 7H, 2D, then an AH further up; the top card, KH, is turned first.
+    assert shuffled(2, 32000)[:13] == cards("5D 8H 4H 4D QH 6S 5D JC 8H TD 3S 7H 2D")
+    mt = deal(GAMES["imaginary-thirteen-pysol"], 32000)
+    assert [p[0] for p in mt.foundations] == cards("AH 2D 3S 4H 5D 6S 7H 8H")
+    assert mt.stock[0] == Card.parse("KH")
 
 
 def test_good_measure_fixes_pysolfc_kings_left_above() -> None:
-    v = GAMES["good-measure"]
-    fixed = 0
-    for n in range(1, 501):
-        raw = pysolfc_good_measure_columns(n)
-        layout = deal(v, n)
-        want = [tuple([c for c in col if c.rank == KING] + [c for c in col if c.rank != KING])
-                for col in raw]
-        assert list(layout.columns) == want, n
-        fixed += [list(c) for c in layout.columns] != raw
-        if n == 2:
-            assert [list(c) for c in layout.columns] != raw
-    assert 1 <= fixed <= 25  # about 1.8% of deals
+    fixed = [n for n in range(1, 501)
+             if [list(c) for c in deal(GAMES["good-measure"], n).columns]
+             != pysolfc_packer("good-measure", n)[0]]
+    assert 2 in fixed
+    assert 1 <= len(fixed) <= 25  # about 1.8% of deals
 
 
 # ---- numbers -------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Deals: PySolFC's numbered deals reproduced card for card, and board text in and out.
 
 Deal N here is the deal N that PySolFC shows, so a player can check a deal in PySolFC or
-pass it to fc-solve. PySolFC's steps, in order:
+pass it to fc-solve. PySolFC's steps, in order (``Game.createCards`` and ``Game.shuffle`` in
+pysollib/game/__init__.py, ``constructRandom`` in pysollib/pysolrandom.py):
 
 1. The cards are made deck by deck, suit by suit (C, S, H, D), rank by rank.
 2. For 1 <= N < 32000 the MS FreeCell generator (``LCRandom31``) shuffles them, after the
@@ -10,21 +11,26 @@ pass it to fc-solve. PySolFC's steps, in order:
 3. The game's ``_shuffleHook`` may re-order the list; the last element is the top of the
    talon, and ``dealRow`` deals from the top to columns 0..n-1, one round at a time.
 
-Per game (PySolFC ids): Baker's Dozen (31) and Good Measure (86) swap each king with the
-deepest non-king dealt before it to the same column, then reverse the list; Good Measure
-then moves the two aces nearest the bottom of the talon to the very bottom, takes them to
-the foundations after the deal, and because it does so after placing the kings, a king can
-be left above other cards (about 1.8% of deals, deal 2 is one): the seed's rule (kings to
-the bottom, kings and other cards each keeping their order) is applied to PySolFC's columns.
-Spanish Patience II (664), Portuguese Solitaire (308) and Castles in Spain (83: three rows
-face down, then one up) have no hook. Bisley is PySolFC's "Bisley 13" (343001): the four
-aces go to the bottom of the talon, three rounds to all 13 columns and a fourth to columns
-5..13, then the aces to their foundations. Calculation (256) takes the first A, 2, 3, 4 from
-the bottom of the talon for the foundations and turns the stock from the top.
-``imaginary-thirteen-pysol`` (863) is dealt the same way with bases A..8 (by analogy with
-Calculation: PySolFC's code for 863 was not available to check). ``imaginary-thirteen``
-follows RULES.md: from the same two-deck shuffle in dealing order, the first card of each
-rank A..8 is a marker, then the first remaining card of each base rank is that base.
+Per game (PySolFC ids), as read in shlomif/PySolFC (``_shuffleHook`` and ``startGame`` of
+each class; tests/test_deal.py rebuilds these steps in the shape of that code and compares):
+Baker's Dozen (31, ``BakersDozen`` in pysollib/games/bakersdozen.py) and Good Measure (86,
+``GoodMeasure``) swap each king with the deepest non-king dealt before it to the same column,
+then reverse the list; Good Measure then moves the two aces nearest the bottom of the talon
+to the very bottom, takes them to the foundations after the deal, and because it does so
+after placing the kings, a king can be left above other cards (about 1.8% of deals, deal 2
+is one): the seed's rule (kings to the bottom, kings and other cards each keeping their
+order) is applied to PySolFC's columns. Spanish Patience II (664, ``SpanishPatienceII``),
+Portuguese Solitaire (308) and Castles in Spain (83: three rows face down, then one up)
+have no hook. Bisley is PySolFC's "Bisley 13" (343001, ``Bisley13`` in bisley13.py, with
+``Bisley._shuffleHook`` from bisley.py): the four aces go to the bottom of the talon, three
+rounds to all 13 columns and a fourth to columns 5..13, then the aces to their foundations.
+Calculation (256) and Imaginary Thirteen (863, ``ImaginaryThirteen`` in calculation.py, a
+``Calculation`` with two decks) share ``Calculation._shuffleHook``: scanning the shuffled
+list from the bottom of the talon, the first card of each rank A..4 (A..8 with two decks)
+goes to the top, the ace uppermost; ``dealRow`` puts them on the foundations in rank order
+and the stock is turned from the top. ``imaginary-thirteen`` follows RULES.md: from the same
+two-deck shuffle in dealing order, the first card of each rank A..8 is a marker, then the
+first remaining card of each base rank is that base.
 
 Board text, packers (fc-solve's format): one column per line, bottom card first, ``T`` for
 ten (``10`` and ``1`` for an ace are read too), face-down cards as ``<KS>``, a leading
@@ -146,18 +152,15 @@ def _kings_hook(cards: Sequence[Card], columns: int) -> list[Card]:
     return out
 
 
-def _aces_to_bottom(talon: Sequence[Card], count: int) -> list[Card]:
+def _aces_out(talon: Sequence[Card], count: int) -> tuple[list[Card], list[Card]]:
     """PySolFC's ``_shuffleHookMoveToBottom`` for aces: the first ``count`` aces from the
-    bottom of the talon go to the very bottom, lowest suit uppermost (so dealt first)."""
-    picked: list[tuple[int, int, Card]] = []
-    rest: list[Card] = []
-    for pos, card in enumerate(talon):
-        if card.rank == ACE and len(picked) < count:
-            picked.append((card.suit, len(talon) - pos, card))
-        else:
-            rest.append(card)
-    picked.sort(key=lambda item: (item[0], item[1]), reverse=True)
-    return [card for _, _, card in picked] + rest
+    bottom of the talon are dealt last, to the foundations, so the columns get the rest in
+    order. (PySolFC also sorts those aces by suit, which only picks each one's pile.)"""
+    aces = [c for c in talon if c.rank == ACE][:count]
+    rest = list(talon)
+    for ace in aces:
+        rest.remove(ace)
+    return rest, aces
 
 
 def _kings_first(column: Iterable[Card]) -> Pile:
@@ -172,21 +175,17 @@ def _deal_packer(variant: Variant, number: int) -> Layout:
     # The kings hook works on the shuffled list and then reverses it, so the list it
     # returns is dealt from its first element.
     talon = _kings_hook(cards, n)[::-1] if variant.kings_to_bottom else cards
-    if variant.aces_out:
-        talon = _aces_to_bottom(talon, variant.aces_out)
-    if sum(variant.layout) + variant.aces_out != len(talon):
+    talon, aces = _aces_out(talon, variant.aces_out)
+    if sum(variant.layout) != len(talon):
         raise ValueError(f"{variant.name}: layout {variant.layout} and {variant.aces_out} "
-                         f"aces out do not use {len(talon)} cards")
+                         f"aces out do not use {len(talon) + len(aces)} cards")
     columns: list[list[Card]] = [[] for _ in range(n)]
     for round_ in range(max(variant.layout)):
         for col, size in enumerate(variant.layout):
             if size > round_:
                 columns[col].append(talon.pop())
     foundations: list[list[Card]] = [[] for _ in range(8 if variant.kings_down else 4)]
-    while talon:
-        ace = talon.pop()
-        if ace.rank != ACE:  # pragma: no cover - the hook guarantees aces
-            raise AssertionError(f"{variant.name}: {ace} left in the talon, not an ace")
+    for ace in aces:
         foundations[ace.suit].append(ace)
     piles = [_kings_first(c) if variant.kings_to_bottom else tuple(c) for c in columns]
     return Layout(
