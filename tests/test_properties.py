@@ -4,24 +4,31 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from thirteen.cards import full_deck
 from thirteen.game import Game, card_count
-from thirteen.moves import Move
+from thirteen.moves import Move, Place
 from thirteen.packer import PackerState
 from thirteen.variants import GAMES
 
 GAME_NAMES = sorted(GAMES)
+PACKER_NAMES = [n for n in GAME_NAMES if GAMES[n].family == "packer"]
 
 
 @st.composite
-def played_games(draw: st.DrawFn) -> Game:
-    name = draw(st.sampled_from(GAME_NAMES))
-    options = {}
+def played_games(draw: st.DrawFn, names: list[str] = GAME_NAMES, *,
+                 foundations: bool = False) -> Game:
+    """A numbered deal after up to 60 random legal moves; worry_back drawn where a game
+    takes options (and with ``foundations``, foundations by suit or by rank too)."""
+    name = draw(st.sampled_from(names))
+    options: dict[str, object] = {}
     if GAMES[name].family == "packer" and not GAMES[name].kings_down:
         options["worry_back"] = draw(st.booleans())
+        if foundations:
+            options["foundations"] = draw(st.sampled_from(["suit", "rank"]))
     variant = GAMES[name].with_options(**options)
     game = Game.new(variant, draw(st.integers(1, 10**9)))
     for _ in range(draw(st.integers(0, 60))):
@@ -82,3 +89,31 @@ def test_the_view_never_shows_a_hidden_card(game: Game) -> None:
     else:
         assert "stock" not in game.state.view()
         assert game.state.view()["stock_left"] == len(state.stock)
+
+
+def candidate_moves(state: PackerState) -> set[Move]:
+    """Every move that can be written for this position, legal or not: each source and
+    target place (one column too many, piles by suit and by number, Bisley's and Calculation's
+    places included) and each count up to one more than the tallest column."""
+    ncols, piles = len(state.columns), len(state.foundations)
+    columns = [Place("c", j) for j in range(ncols + 1)]
+    numbered = [Place("f", p) for p in range(piles)] + [Place("fs", s) for s in range(4)]
+    homes = [Place("f"), Place("fa"), Place("fk")]
+    others = [Place("s"), Place("w", 0)]
+    counts = range(1, max(len(c) for c in state.columns) + 2)
+    return {Move(src, dst, n)
+            for src in columns + numbered + homes + others
+            for dst in columns + numbered + homes + others
+            for n in counts}
+
+
+@pytest.mark.parametrize("name", PACKER_NAMES)
+@settings(SETTINGS, max_examples=25)
+@given(data=st.data())
+def test_legal_moves_are_exactly_the_moves_why_illegal_accepts(name: str, data: st.DataObject
+                                                               ) -> None:
+    state = data.draw(played_games([name], foundations=True)).state
+    assert isinstance(state, PackerState)
+    legal = state.legal_moves()
+    assert len(set(legal)) == len(legal)
+    assert set(legal) == {m for m in candidate_moves(state) if state.why_illegal(m) is None}

@@ -1,21 +1,26 @@
 """The Baker's Dozen family engine: one set of rules read from `Variant` fields.
 
-A `PackerState` is immutable and hashable. Every question of legality goes through one
-function, `why_illegal`, so that generating moves and refusing a typed move can never
-disagree, and a refusal always says why.
+A `PackerState` is immutable and hashable. `why_illegal` is the rule book: it answers any
+move, and a refusal always says why. `legal_moves` generates the legal moves directly (it is
+called on every position and every web answer, and filtering every conceivable move through
+`why_illegal` cost ten times more); both read the same helpers (`builds_on`, `space_takes`,
+`foundation_for`, `movable_run`), and a property test checks that they agree on every move.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from .cards import KING, SUITS, Card
+from .cards import KING, SUITS, Card, full_deck
 from .deal import Layout
 from .moves import IllegalMove, Move, Place, PlaceKind
 from .variants import Variant
 
 Column = tuple[Card, ...]
+
+_HOME: dict[PlaceKind, Place] = {k: Place(k) for k in ("f", "fa", "fk")}
 
 
 def builds_on(variant: Variant, card: Card, target: Card) -> bool:
@@ -25,6 +30,25 @@ def builds_on(variant: Variant, card: Card, target: Card) -> bool:
     if card.rank != target.rank - 1:
         return False
     return variant.build == "rank" or card.red != target.red
+
+
+@cache
+def hosts(variant: Variant) -> dict[Card, tuple[Card, ...]]:
+    """For every card, the cards it may be packed onto by `builds_on`: move generation looks
+    target columns up by their top card instead of trying every column."""
+    return {c: tuple(h for h in _next_to(c) if builds_on(variant, c, h)) for c in full_deck()}
+
+
+def _next_to(card: Card) -> list[Card]:
+    """The cards one rank above or below ``card``."""
+    return [Card(r, s) for r in (card.rank + 1, card.rank - 1) if 1 <= r <= KING
+            for s in range(4)]
+
+
+@cache
+def _column_places(count: int) -> tuple[Place, ...]:
+    """``c1`` .. ``c<count>``, built once and shared by every generated move."""
+    return tuple(Place("c", j) for j in range(count))
 
 
 def space_takes(variant: Variant, card: Card) -> bool:
@@ -158,18 +182,40 @@ class PackerState:
         return f"an empty column is never filled in {self.variant.title}"
 
     def legal_moves(self) -> list[Move]:
-        return [m for m in self._candidates() if self.why_illegal(m) is None]
+        """Every legal move, generated directly (the web server asks once per answer, the
+        solver's exact search once per position); `why_illegal` explains any other move, and
+        tests/test_properties.py checks that the two agree on every candidate move."""
+        v, columns = self.variant, self.columns
+        hosts_of = hosts(v)
+        on_top: dict[Card, list[int]] = {}  # columns by their top card
+        spaces: list[int] = []
+        for j, col in enumerate(columns):
+            if col:
+                on_top.setdefault(col[-1], []).append(j)
+            else:
+                spaces.append(j)
 
-    def _candidates(self) -> list[Move]:
-        ncols, out = len(self.columns), []
-        for i in range(ncols):
-            src = Place("c", i)
-            out += [Move(src, Place(k)) for k in self._home_kinds()]
+        def targets(card: Card) -> list[int]:
+            """The columns ``card`` may land on, in column order."""
+            found = [j for host in hosts_of[card] for j in on_top.get(host, ())]
+            if spaces and space_takes(v, card):
+                found += spaces
+            return sorted(found)
+
+        at, out = _column_places(len(columns)), []
+        for i, col in enumerate(columns):
+            if not col:
+                continue
+            src = at[i]
+            out += [Move(src, _HOME[k]) for k in self._home_kinds()
+                    if self.foundation_for(col[-1], k) is not None]
             for n in range(1, self.movable_run(i) + 1):
-                out += [Move(src, Place("c", j), n) for j in range(ncols) if j != i]
-        if self.variant.worry_back:
-            for p in range(len(self.foundations)):
-                out += [Move(self._foundation_place(p), Place("c", j)) for j in range(ncols)]
+                out += [Move(src, at[j], n) for j in targets(col[-n]) if j != i]
+        if v.worry_back:
+            for p, pile in enumerate(self.foundations):
+                if pile:
+                    src = self._foundation_place(p)
+                    out += [Move(src, at[j]) for j in targets(pile[-1])]
         return out
 
     # ---- moving --------------------------------------------------------------------------
@@ -260,10 +306,4 @@ class PackerState:
 
 
 def _packable_on(variant: Variant, card: Card) -> list[Card]:
-    return [
-        Card(r, s)
-        for r in (card.rank - 1, card.rank + 1)
-        if 1 <= r <= KING
-        for s in range(4)
-        if builds_on(variant, Card(r, s), card)
-    ]
+    return [x for x in _next_to(card) if builds_on(variant, x, card)]
