@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from thirteen.calculation import CalcState
@@ -172,12 +172,64 @@ def test_portuguese_space_takes_only_kings() -> None:
     assert solve(position("bakers-dozen", *kings, home={"S": 8}), QUICK).verdict == "unsolvable"
 
 
-def test_worry_back_searches_through_the_engine() -> None:
+@pytest.mark.parametrize("game", ["bakers-dozen", "spanish-patience", "portuguese-solitaire",
+                                  "good-measure"])
+def test_worry_back_move_is_needed(game: str) -> None:
+    # 9C blocks 8H and 8C and every free ten is home: only 10S, worried back onto JS, hosts it.
+    cols = ("8C 8H 9C", "KC QC JC KH QH JH KS QS JS", "TH TC 9H")
+    home = {"S": 10, "H": 7, "C": 7}
+    off = solve(position(game, *cols, home=home), QUICK)
+    assert off.verdict == "unsolvable"
+    s = position(get_variant(game, worry_back=True), *cols, home=home)
+    result = solve(s, QUICK)
+    assert result.verdict == "solved"
+    assert_sound(s, result)
+    assert result.moves[0] == Move.parse("fS-c2")
+
+
+def test_worry_back_finds_plain_solutions_first() -> None:
     s = position(get_variant("bakers-dozen", worry_back=True), "KS", "TS QS", "9S JS",
                  home={"S": 8})
     result = solve(s, QUICK)
     assert result.verdict == "solved"
     assert_sound(s, result)
+    assert all(m.source.kind == "c" for m in result.moves)
+
+
+def small_position(variant: Variant, rng: random.Random, out: int, ncols: int) -> PackerState:
+    """``out`` cards (the highest of random suits) dealt at random into ``ncols`` columns, the
+    rest home: small enough for the exact, unpruned `engine_search`."""
+    heights = [13] * 4
+    for _ in range(out):
+        s = rng.choice([s for s in range(4) if heights[s] > 0])
+        heights[s] -= 1
+    loose = [Card(r, s) for s in range(4) for r in range(heights[s] + 1, 14)]
+    rng.shuffle(loose)
+    cols: list[list[Card]] = [[] for _ in range(ncols)]
+    for c in loose:
+        cols[rng.randrange(ncols)].append(c)
+    piles = tuple(tuple(Card(r, s) for r in range(1, heights[s] + 1)) for s in range(4))
+    state = start_state(variant, Layout(tuple(tuple(c) for c in cols), piles, (0,) * ncols))
+    assert isinstance(state, PackerState)
+    return state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["bakers-dozen", "spanish-patience", "portuguese-solitaire",
+                        "good-measure", "castles-in-spain"]),
+       st.booleans(), st.integers(0, 2**32), st.integers(4, 9), st.integers(2, 5))
+def test_verdicts_match_the_unpruned_engine_search(game: str, worry: bool, seed: int, out: int,
+                                                    ncols: int) -> None:
+    """Every pruning rule against plain search through the engine, on small random positions
+    (winnable and not)."""
+    from thirteen.solver.packer import engine_search
+
+    state = small_position(get_variant(game, worry_back=worry), random.Random(seed), out, ncols)
+    exact = engine_search(state, Budget(max_nodes=3_000, max_seconds=30.0))
+    assume(exact.verdict != "unknown")  # worrying back can make even six cards a long search
+    result = solve(state, Budget(max_nodes=None, max_seconds=30.0))
+    assert result.verdict == exact.verdict, format_board(state.to_layout())
+    assert_sound(state, result)
 
 
 def test_bisley_position() -> None:

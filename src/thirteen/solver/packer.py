@@ -2,16 +2,18 @@
 
 A column is a ``bytes`` object of card codes (``rank * 4 + suit``, bottom card first); the
 canonical key of a position is its columns sorted and joined (the foundations follow from
-which cards are left, since no card ever leaves a foundation without ``worry_back``). The
+which cards are left: a suit's home cards are A..n, even when cards come back). The
 search is a depth-first search with a transposition table of keys, provably safe moves to
 the foundations played automatically, dominance cuts between moves and a dead-end proof
 (`_Search.dead`); every rule is argued in docs/solver.md. It runs in slices interleaved with
-randomised probes (`portfolio`) against depth-first search's heavy tail. Positions with
-``worry_back`` are searched through the engine itself (`engine_search`), slowly but exactly.
+randomised probes (`portfolio`) against depth-first search's heavy tail. With ``worry_back``
+the search without worry-back moves runs first; the search with them plays nothing home by
+itself and proves no dead end (`search_packer`; foundations by rank: `engine_search`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections.abc import Callable, Hashable, Iterator
@@ -24,7 +26,8 @@ FOUNDATION = -1  # internal move target: the suit (or rank, or Bisley ace) found
 KING_PILE = -2  # internal move target: Bisley's king pile of the card's suit
 
 
-IMove = tuple[int, int, int]  # (source column, target column or FOUNDATION/KING_PILE, count)
+IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
+# A source below zero is a worry-back: the top of suit ``-1 - source``'s foundation.
 
 
 def _code(rank: int, suit: int) -> int:
@@ -44,7 +47,7 @@ def _code_colour(rank: int, suit: int) -> int:
 class _Search:
     """One search over one position; see the module docstring."""
 
-    def __init__(self, state: PackerState, budget: Budget) -> None:
+    def __init__(self, state: PackerState, budget: Budget, probe: bool = False) -> None:
         v = state.variant
         self.variant = v
         self.clock = Clock(budget)
@@ -96,9 +99,16 @@ class _Search:
                 else:
                     hs = []
                 self.hosts[code] = tuple(sorted(set(hs)))
+        # worry_back (suit foundations only, see `search_packer`): cards come back, so the
+        # proofs of S1-S4 and D1-D2 fail; the exhaustive search plays no move home by itself
+        # and proves no dead end. A probe may only find a solution, so it keeps both rules
+        # as heuristics.
+        self.worry = v.worry_back
+        self.auto_on = probe or not self.worry
         self.dead_check = (
             not self.rank_found and not self.bisley and not self.sequences
             and v.space in ("none", "kings") and v.build in ("rank", "alternate")
+            and not self.worry
         )
 
     # ---- rules -----------------------------------------------------------------------------
@@ -153,6 +163,11 @@ class _Search:
         """Play internal move ``m``; returns the source's old face-down count, for `undo`."""
         src, dst, n = m
         cols = self.cols
+        if src < 0:  # worry-back: the foundation's top card onto column dst
+            s = -1 - src
+            cols[dst] = cols[dst] + bytes([self.fh[s] * 4 + s])
+            self.fh[s] -= 1
+            return 0
         col = cols[src]
         moved = col[-n:]
         cols[src] = col[:-n]
@@ -178,6 +193,10 @@ class _Search:
         """Take back ``m``; ``card`` is the card it moved home (unused for column moves)."""
         src, dst, n = m
         cols = self.cols
+        if src < 0:
+            cols[dst] = cols[dst][:-1]
+            self.fh[-1 - src] += 1
+            return
         if dst >= 0:
             col = cols[dst]
             moved = col[-n:]
@@ -394,6 +413,8 @@ class _Search:
                                             + (SPLIT_PENALTY if n < run else 0.0), (i, j, n)))
                         elif j == first_space and not whole and space == "any":
                             out.append((urgency[i] + SPACE_PENALTY + 0.1 * n, (i, j, n)))
+        if self.worry:
+            self._worry_moves(out, first_space)
         if self.noise:
             rnd = self.rng.random
             noise = self.noise
@@ -401,6 +422,24 @@ class _Search:
         out.sort()
         return [m for _, m in out]
 
+
+    def _worry_moves(self, out: list[tuple[float, IMove]], first_space: int) -> None:
+        """Foundation tops back onto a column top they pack onto, or into the first space
+        (R2), after every other move: they only give a card a host."""
+        cols = self.cols
+        space = self.space
+        for s in range(4):
+            r = self.fh[s]
+            if not r:
+                continue
+            card = r * 4 + s
+            for j in range(self.ncols):
+                cj = cols[j]
+                if cj:
+                    if self.packs(card, cj[-1]):
+                        out.append((WORRY_SCORE, (-1 - s, j, 1)))
+                elif j == first_space and (space == "any" or (space == "kings" and r == 13)):
+                    out.append((WORRY_SCORE + SPACE_PENALTY, (-1 - s, j, 1)))
 
     def run_length(self, i: int) -> int:
         col = self.cols[i]
@@ -434,7 +473,8 @@ class _Search:
     def start(self) -> tuple[str, list[IMove], str] | None:
         """Set up the depth-first search; a verdict if the root already decides it."""
         root_record: list[tuple[IMove, int, bytes]] = []
-        self.auto(root_record)
+        if self.auto_on:
+            self.auto(root_record)
         self.prefix = [m for m, _, _ in root_record]
         if self.won():
             return "solved", self.prefix, ""
@@ -463,12 +503,13 @@ class _Search:
                 if records:
                     self.take_back(records.pop())
                 continue
-            card = self.cols[m[0]][-1:]
+            src = m[0]
+            card = self.cols[src][-1:] if src >= 0 else b""
             record = [(m, self.do(m), card)]
             # Before the move no safe move was left; a move between columns changes no
             # foundation, so only the source's new top card can have become safe.
-            src_col = self.cols[m[0]]
-            if m[1] < 0 or (src_col and self.safe_home(src_col[-1]) is not None):
+            if self.auto_on and (src < 0 or m[1] < 0 or (
+                    self.cols[src] and self.safe_home(self.cols[src][-1]) is not None)):
                 self.auto(record)
             if self.won():
                 records.append(record)
@@ -519,7 +560,7 @@ def portfolio(main: _Search, state: PackerState, budget: Budget) -> tuple[str, l
         if verdict is not None:
             return verdict
         seed += 1
-        probe = _Search(state, budget)
+        probe = _Search(state, budget, probe=True)
         probe.clock = clock
         probe.noise = PROBE_NOISE
         probe.rng = random.Random(seed)
@@ -539,12 +580,16 @@ FIRST_SLICE = 2000
 SPLIT_PENALTY = 20.0  # Castles: splitting a run that sits on its natural host comes late
 SPACE_PENALTY = 5.0  # moves into a space come after moves onto a card
 PROBE_NOISE = 30.0
+WORRY_SCORE = 200.0  # worry-back moves come last
 
 
 def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
     """Internal moves in the engine's notation."""
     out = []
     for src, dst, n in moves:
+        if src < 0:
+            out.append(Move(Place("fs", -1 - src), Place("c", dst)))
+            continue
         source = Place("c", src)
         if dst >= 0:
             out.append(Move(source, Place("c", dst), n))
@@ -566,9 +611,40 @@ def replays_to_win(state: PackerState, moves: tuple[Move, ...]) -> bool:
 
 
 def search_packer(state: PackerState, budget: Budget) -> Result:
-    """Solve a packer position (see `thirteen.solver.solve`)."""
-    if state.variant.worry_back:
-        return engine_search(state, budget)
+    """Solve a packer position (see `thirteen.solver.solve`).
+
+    With ``worry_back`` a line that never worries back wins too, so the faster search
+    without it runs first on half the budget; only when that proves nothing does the
+    search with worry-back moves run, on what is left.
+    """
+    v = state.variant
+    if not v.worry_back:
+        return _search_fast(state, budget)
+    plain = dataclasses.replace(state, variant=v.with_options(worry_back=False))
+    first = _search_fast(plain, _share(budget, 0.5, None))
+    if first.verdict == "solved":
+        return first
+    rest = _share(budget, 1.0, first)
+    second = (_search_fast(state, rest) if v.foundations == "suit"
+              else engine_search(state, rest))
+    return dataclasses.replace(second, nodes=first.nodes + second.nodes,
+                               seconds=first.seconds + second.seconds,
+                               peak_states=max(first.peak_states, second.peak_states))
+
+
+def _share(budget: Budget, part: float, spent: Result | None) -> Budget:
+    """``part`` of ``budget``, less what ``spent`` used of it."""
+    nodes = budget.max_nodes
+    seconds = budget.max_seconds
+    if nodes is not None:
+        nodes = max(1, int(nodes * part) - (spent.nodes if spent else 0))
+    if seconds is not None:
+        seconds = max(0.001, seconds * part - (spent.seconds if spent else 0.0))
+    return Budget(nodes, seconds, budget.max_mb)
+
+
+def _search_fast(state: PackerState, budget: Budget) -> Result:
+    """The `_Search` portfolio, its moves checked by replaying them through the engine."""
     search = _Search(state, budget)
     try:
         verdict, imoves, reason = portfolio(search, state, budget)
