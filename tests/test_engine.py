@@ -297,3 +297,19 @@ def test_auto_moves_play_only_safe_cards() -> None:
     played = g.auto_moves()
     # AH, AS, 2H go up; 3H is at most two above the lowest foundation (AC/AD still out: 0) -> no
     assert [str(m) for m in played] == ["c1-f", "c2-f", "c3-f"]
+
+
+def test_bisley_auto_moves_play_every_card_home() -> None:
+    # Rule S4 (docs/solver.md): in Bisley every move home is safe, to either pile.
+    s = packer("bisley", "2H", "KS", "5C 3H", "QS", "6D 4D",
+               foundations=("AC", "AS", "AH", "AD"))
+    played = Game(s).auto_moves()
+    assert [str(m) for m in played] == ["c1-fa", "c2-fk", "c3-fa", "c4-fk"]
+
+
+@pytest.mark.parametrize("number", range(1, 21))
+def test_bisley_auto_moves_leave_no_move_home(number: int) -> None:
+    g = Game.new("bisley", number)
+    played = g.auto_moves()
+    assert all(m.target.kind in ("fa", "fk") for m in played)
+    assert not [m for m in g.legal_moves() if m.target.kind in ("fa", "fk")]

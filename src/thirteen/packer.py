@@ -259,14 +259,17 @@ class PackerState:
         return [c for col in self.columns for c in col] + [c for p in self.foundations for c in p]
 
     def safe_moves(self) -> list[Move]:
-        """Moves to the foundations that can never spoil a win (see docs/solver.md)."""
+        """Moves to the foundations that can never spoil a win (see docs/solver.md): in
+        Bisley every one (rule S4: a card that could be packed on one going home can follow
+        it home); elsewhere those whose card no other card will ever need as a host."""
         out = []
         for i, col in enumerate(self.columns):
             if not col:
                 continue
             card = col[-1]
             for kind in self._home_kinds():
-                if self.foundation_for(card, kind) is not None and self._never_needed(card):
+                if self.foundation_for(card, kind) is not None and (
+                        self.variant.kings_down or self._never_needed(card)):
                     out.append(Move(Place("c", i), Place(kind)))
                     break
         return out
@@ -280,7 +283,7 @@ class PackerState:
         for x in _packable_on(self.variant, card):
             if self._on_foundations(x):
                 continue
-            if self.variant.kings_down or self.foundation_for(x) is None:
+            if self.foundation_for(x) is None:
                 return False
             if not all(self._on_foundations(y) for y in _packable_on(self.variant, x)):
                 return False
