@@ -498,6 +498,10 @@ def test_bisley_king_piles_round_trip() -> None:
     assert parse_board(bisley, text) == moved
     with pytest.raises(BoardError, match="no 'Down-Foundations' line"):
         parse_board(BD, "Down-Foundations: S-Q\n" + bd_text())
+    for title in ("Foundations", "Down-Foundations"):
+        twice = f"{title}: H-0\n" + text
+        with pytest.raises(BoardError, match=f"line [23]: a second {title} line"):
+            parse_board(bisley, twice)
 
 
 def test_foundation_ranks_10_and_1() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from thirteen.game import Game
 from thirteen.store import Store
+from thirteen.variants import GAMES
 
 LINE = ["c2-f", "c4-f", "c6-f", "c6-f", "c4-f", "c6-f", "c1-c3"]  # Baker's Dozen deal 9
 
@@ -29,7 +30,7 @@ def played(moves: list[str], number: int = 9, game: str = "bakers-dozen") -> Gam
 def test_save_and_load_round_trip(store: Store) -> None:
     g = played(LINE)
     g.undo()
-    game_id = store.save_game("alice", g)
+    game_id, _ = store.save("alice", g)
     back = store.load_game("alice", game_id)
     assert back.to_dict() == g.to_dict()
     assert back.state == g.state
@@ -38,12 +39,12 @@ def test_save_and_load_round_trip(store: Store) -> None:
 
 def test_one_row_per_move_and_updates_rewrite_only_the_tail(store: Store) -> None:
     g = played(LINE[:3])
-    game_id = store.save_game("alice", g)
+    game_id, _ = store.save("alice", g)
     g.push(LINE[3])
-    store.save_game("alice", g, game_id)
+    store.save("alice", g, game_id)
     g.undo()
     g.undo()
-    store.save_game("alice", g, game_id)
+    store.save("alice", g, game_id)
     with sqlite3.connect(store.path) as c:
         rows = c.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply",
                          (game_id,)).fetchall()
@@ -52,32 +53,60 @@ def test_one_row_per_move_and_updates_rewrite_only_the_tail(store: Store) -> Non
 
 
 def test_a_player_cannot_load_or_overwrite_anothers_game(store: Store) -> None:
-    game_id = store.save_game("alice", played(LINE[:2]))
+    game_id, _ = store.save("alice", played(LINE[:2]))
     with pytest.raises(KeyError):
         store.load_game("bob", game_id)
     with pytest.raises(KeyError):
-        store.save_game("bob", played([]), game_id)
+        store.save("bob", played([]), game_id)
     with pytest.raises(KeyError):
         store.load_game("alice", game_id + 1000)
+    with pytest.raises(KeyError):
+        store.game_info("bob", game_id)
+    with pytest.raises(KeyError):
+        store.finish_game("bob", game_id, True, 1.0, 2)
     assert len(store.load_game("alice", game_id).moves) == 2
+    assert store.game_info("alice", game_id)["result"] is None
+
+
+def test_saves_bump_the_version_and_keep_to_their_deal(store: Store) -> None:
+    game_id, version = store.save("alice", played(LINE[:1]))
+    assert version == 0
+    assert store.save("alice", played(LINE[:2]), game_id) == (game_id, 1)
+    with pytest.raises(ValueError, match="another deal"):
+        store.save("alice", played([], number=10), game_id)
+    assert store.game_info("alice", game_id)["version"] == 1
 
 
 def test_latest_unfinished_game(store: Store) -> None:
     assert store.latest_game("alice", "bakers-dozen") is None
-    first = store.save_game("alice", played(LINE[:1]))
-    second = store.save_game("alice", played(LINE[:2], number=9))
-    store.save_game("alice", played([], game="calculation", number=1))
+    first, _ = store.save("alice", played(LINE[:1]))
+    second, _ = store.save("alice", played(LINE[:2], number=9))
+    calc, _ = store.save("alice", played([], game="calculation", number=1))
     found = store.latest_game("alice", "bakers-dozen")
     assert found is not None and found[0] == second and len(found[1].moves) == 2
-    store.save_game("alice", played(LINE[:3]), first)  # touched last
+    store.save("alice", played(LINE[:3]), first)  # touched last
     found = store.latest_game("alice", "bakers-dozen")
     assert found is not None and found[0] == first
     assert store.latest_game("bob", "bakers-dozen") is None
+    assert store.latest_any("alice") == first
+    store.finish_game("alice", first, True, 1.0, 3)
+    assert store.latest_any("alice") == calc
+    assert store.latest_any("bob") is None
+
+
+def test_find_deal_matches_game_number_and_options(store: Store) -> None:
+    plain, _ = store.save("alice", played(LINE[:1]))
+    worry = Game.new(GAMES["bakers-dozen"].with_options(worry_back=True), 9)
+    worried, _ = store.save("alice", worry)
+    assert store.find_deal("alice", "bakers-dozen", 9) == plain
+    assert store.find_deal("alice", "bakers-dozen", 9, {"worry_back": True}) == worried
+    assert store.find_deal("alice", "bakers-dozen", 10) is None
+    assert store.find_deal("alice", "spanish-patience", 9) is None
 
 
 def test_huge_deal_numbers_survive(store: Store) -> None:
     n = 10**20 - 1
-    game_id = store.save_game("alice", Game.new("bakers-dozen", n))
+    game_id, _ = store.save("alice", Game.new("bakers-dozen", n))
     assert store.load_game("alice", game_id).number == n
     assert store.find_deal("alice", "bakers-dozen", n) == game_id
 
@@ -98,12 +127,12 @@ def test_statistics_streaks_best_time_fewest_moves(store: Store) -> None:
 
 
 def test_finish_counts_once_and_abandon_counts_a_loss(store: Store) -> None:
-    a = store.save_game("alice", played(LINE[:2]))
+    a, _ = store.save("alice", played(LINE[:2]))
     assert store.finish_game("alice", a, True, 10.0, 2)
     assert not store.finish_game("alice", a, True, 10.0, 2)
-    b = store.save_game("alice", played(LINE[:1]))
-    c = store.save_game("alice", played([]))  # no moves: not counted when abandoned
-    new = store.save_game("alice", played([]))
+    b, _ = store.save("alice", played(LINE[:1]))
+    c, _ = store.save("alice", played([]))  # no moves: not counted when abandoned
+    new, _ = store.save("alice", played([]))
     assert store.abandon("alice", "bakers-dozen", keep=new) == [b]
     s = store.stats("alice", "bakers-dozen")
     assert (s["played"], s["won"], s["lost"], s["current_streak"]) == (2, 1, 1, 0)
@@ -117,10 +146,10 @@ def test_threads_share_one_store(store: Store) -> None:
     def work(player: str) -> None:
         try:
             g = Game.new("bakers-dozen", 9)
-            game_id = store.save_game(player, g)
+            game_id, _ = store.save(player, g)
             for m in LINE:
                 g.push(m)
-                store.save_game(player, g, game_id)
+                store.save(player, g, game_id)
             assert store.load_game(player, game_id).to_dict() == g.to_dict()
         except BaseException as e:  # noqa: BLE001
             errors.append(e)
@@ -145,7 +174,7 @@ def test_default_path_is_in_the_user_data_dir(tmp_path: Path,
 def test_a_second_store_on_the_same_file_sees_committed_games(tmp_path: Path) -> None:
     path = tmp_path / "shared.sqlite3"
     web, terminal = Store(path), Store(path)
-    game_id = web.save_game("alice", played(LINE[:3]))
+    game_id, _ = web.save("alice", played(LINE[:3]))
     assert len(terminal.load_game("alice", game_id).moves) == 3
     assert web.new_player() != web.new_player()
     assert web.has_player("alice") and not web.has_player("nobody")

@@ -244,6 +244,14 @@ async def test_no_moves_left(store: Store) -> None:
         await pilot.press("u")  # undo from the end screen
         await pilot.pause()
         assert isinstance(app.screen, BoardScreen) and not app.game.moves
+        await pilot.press("l", "m")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        assert "n new   u undo   x restart   q quit   Esc close" in app.screen.text
+        await pilot.press("n")  # a new deal at once: the game is over, nothing to confirm
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen) and app.game.number is not None
+    assert store.stats("local", "bakers-dozen")["lost"] == 1
 
 
 @pytest.mark.asyncio

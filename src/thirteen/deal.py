@@ -69,6 +69,8 @@ MAX_DEAL = 10**20 - 1  # PySolFC's MTRandom takes up to 20 digits
 MS_DEALS = 32000  # PySolFC uses the MS FreeCell generator below this number
 
 _FOUNDATION_ORDER = (2, 0, 3, 1)  # fc-solve and pysol-cards write H, C, D, S
+# Packer foundation lines: piles 0..3 (built up from the aces), then Bisley's 4..7 (down).
+_PILE_LINES = ("Foundations", "Down-Foundations")
 
 
 class BoardError(ValueError):
@@ -265,11 +267,10 @@ def format_board(layout: Layout, *, variant: Variant | None = None) -> str:
         lines += [f"Waste: {_cards_text(w)}".rstrip() for w in layout.columns]
         lines.append(f"Stock: {_cards_text(layout.stock)}".rstrip())
     else:
-        ups, downs = layout.foundations[:4], layout.foundations[4:8]
-        if any(ups):
-            lines.append(_foundation_line("Foundations", ups))
-        if any(downs):
-            lines.append(_foundation_line("Down-Foundations", downs))
+        for k, title in enumerate(_PILE_LINES):
+            piles = layout.foundations[4 * k:4 * k + 4]
+            if any(piles):
+                lines.append(_foundation_line(title, piles))
         hidden = layout.face_down or (0,) * len(layout.columns)
         for column, down in zip(layout.columns, hidden, strict=True):
             tokens = [f"<{c}>" if k < down else str(c) for k, c in enumerate(column)]
@@ -351,29 +352,21 @@ def parse_board(variant: Variant, text: str) -> Layout:
 def _parse_packer(variant: Variant, text: str) -> Layout:
     columns: list[Pile] = []
     hidden: list[int] = []
-    ups: list[Pile] | None = None
-    downs: list[Pile] | None = None
+    titles = _PILE_LINES[:2 if variant.kings_down else 1]
+    piles: dict[int, list[Pile]] = {}  # by index into titles
     where: list[tuple[Card, int]] = []
-    col_lines: list[int] = []
     for n, line in _lines(text):
         header = _HEADER.match(line)
         if header:
-            name, rest = header.group(1).strip().lower(), header.group(2)
-            if name == "foundations":
-                if ups is not None:
-                    raise BoardError(f"line {n}: a second Foundations line")
-                ups = _suit_piles(rest, n, down=False)
-                where += [(c, n) for p in ups for c in p]
-            elif name == "down-foundations" and variant.kings_down:
-                if downs is not None:
-                    raise BoardError(f"line {n}: a second Down-Foundations line")
-                downs = _suit_piles(rest, n, down=True)
-                where += [(c, n) for p in downs for c in p]
-            else:
-                extra = ", Down-Foundations" if variant.kings_down else ""
-                raise BoardError(f"line {n}: {variant.title} boards have no "
-                                 f"{header.group(1).strip()!r} line (only columns and "
-                                 f"Foundations{extra})")
+            title, rest = header.group(1).strip(), header.group(2)
+            k = next((k for k, t in enumerate(titles) if t.lower() == title.lower()), None)
+            if k is None:
+                raise BoardError(f"line {n}: {variant.title} boards have no {title!r} line "
+                                 f"(only columns and {', '.join(titles)})")
+            if k in piles:
+                raise BoardError(f"line {n}: a second {titles[k]} line")
+            piles[k] = _suit_piles(rest, n, down=k == 1)
+            where += [(c, n) for p in piles[k] for c in p]
             continue
         body = line[1:] if line.startswith(":") else line
         cards: list[Card] = []
@@ -396,14 +389,11 @@ def _parse_packer(variant: Variant, text: str) -> Layout:
         columns.append(tuple(cards))
         hidden.append(down)
         where += [(c, n) for c in cards]
-        col_lines.append(n)
     if len(columns) != variant.columns:
         raise BoardError(f"the board has {len(columns)} column line(s); {variant.title} has "
                          f"{variant.columns} columns")
     _check_cards(variant, where)
-    foundations = list(ups or [(), (), (), ()])
-    if variant.kings_down:
-        foundations += downs or [(), (), (), ()]
+    foundations = [p for k in range(len(titles)) for p in piles.get(k, [(), (), (), ()])]
     return Layout(tuple(columns), tuple(foundations), tuple(hidden))
 
 

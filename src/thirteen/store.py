@@ -91,6 +91,11 @@ def _text(number: object) -> str | None:
     return None if number is None else str(number)
 
 
+def _number(text: str | None) -> int | None:
+    """A stored deal number back as an int (stored as text: it may need 20 digits)."""
+    return None if text is None else int(text)
+
+
 def new_token() -> str:
     """An unguessable player token (256 random bits, URL-safe)."""
     return secrets.token_urlsafe(32)
@@ -133,6 +138,32 @@ class Store:
         with self._lock:
             return list(self._conn.execute(sql, args).fetchall())
 
+    @staticmethod
+    def _owned(c: sqlite3.Connection, columns: str, player: str, game_id: int) -> tuple[Any, ...]:
+        """``columns`` of one of ``player``'s games: the one check that keeps players apart.
+        `KeyError` if the game is not theirs."""
+        row = c.execute(f"SELECT {columns} FROM games WHERE id = ? AND player = ?",
+                        (game_id, player)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id} for this player")
+        return tuple(row)
+
+    @staticmethod
+    def _stored_moves(c: sqlite3.Connection, game_id: int) -> list[str]:
+        return [m for (m,) in c.execute(
+            "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+
+    def _latest_unfinished(self, player: str, **equal: str) -> int | None:
+        """The id of ``player``'s most recently saved unfinished game whose columns named by
+        ``equal`` hold its values (the names come from this module, never from input)."""
+        where = "".join(f" AND {column} = ?" for column in equal)
+        rows = self._read(
+            f"SELECT id FROM games WHERE player = ? AND finished IS NULL{where}"
+            " ORDER BY updated DESC, id DESC LIMIT 1",
+            (player, *equal.values()),
+        )
+        return int(rows[0][0]) if rows else None
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -161,19 +192,6 @@ class Store:
         )
 
     # ---- games -----------------------------------------------------------------------------
-    def save_game(
-        self,
-        player: str,
-        game: Game,
-        game_id: int | None = None,
-        *,
-        elapsed: float | None = None,
-    ) -> int:
-        """Insert (``game_id`` None) or update a whole game, moves and redo stack included;
-        returns its id. Only the moves that changed are rewritten. Raises `KeyError` if
-        ``game_id`` is not one of ``player``'s games."""
-        return self.save(player, game, game_id, elapsed=elapsed)[0]
-
     def save(
         self,
         player: str,
@@ -185,9 +203,11 @@ class Store:
         moves: list[str] | None = None,
         stored: list[str] | None = None,
     ) -> tuple[int, int]:
-        """`save_game` returning (id, version) for callers that keep games in memory, with
-        shortcuts they may pass: ``status`` (the game's status), ``moves`` (its moves as
-        text) and ``stored`` (the moves known to be stored under ``game_id`` now)."""
+        """Insert (``game_id`` None) or update a whole game, moves and redo stack included;
+        returns (id, version). Only the moves that changed are rewritten. Raises `KeyError`
+        if ``game_id`` is not one of ``player``'s games. Callers that keep games in memory may
+        pass shortcuts: ``status`` (the game's status), ``moves`` (its moves as text) and
+        ``stored`` (the moves known to be stored under ``game_id`` now)."""
         v = game.variant
         status = status if status is not None else game.status()
         texts = moves if moves is not None else [str(m) for m in game.moves]
@@ -210,17 +230,12 @@ class Store:
                 old: list[str] = []
                 version = 0
             else:
-                row = c.execute(
-                    "SELECT game, number, version FROM games WHERE id = ? AND player = ?",
-                    (game_id, player),
-                ).fetchone()
-                if row is None:
-                    raise KeyError(f"no game {game_id} for this player")
-                if (row[0], row[1]) != (v.name, number):
+                name, stored_number, stored_version = self._owned(
+                    c, "game, number, version", player, game_id)
+                if (name, stored_number) != (v.name, number):
                     raise ValueError(f"game {game_id} is another deal; save it under a new id")
-                version = int(row[2]) + 1
-                old = stored if stored is not None else [m for (m,) in c.execute(
-                    "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+                version = int(stored_version) + 1
+                old = stored if stored is not None else self._stored_moves(c, game_id)
                 c.execute(
                     "UPDATE games SET options = ?, status = ?, updated = ?, redo = ?,"
                     " elapsed = COALESCE(?, elapsed), version = ?,"
@@ -247,66 +262,38 @@ class Store:
         from .game import Game
 
         with self._lock:
-            row = self._conn.execute(
-                "SELECT game, options, number, board, redo FROM games WHERE id = ? AND player = ?",
-                (game_id, player),
-            ).fetchone()
-            if row is None:
-                raise KeyError(f"no game {game_id} for this player")
-            moves = [m for (m,) in self._conn.execute(
-                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
-        name, options, number, board, redo = row
+            name, options, number, board, redo = self._owned(
+                self._conn, "game, options, number, board, redo", player, game_id)
+            moves = self._stored_moves(self._conn, game_id)
         return Game.from_dict({
-            "game": name, "options": json.loads(options),
-            "number": None if number is None else int(number), "board": board,
-            "moves": moves, "redo": json.loads(redo),
+            "game": name, "options": json.loads(options), "number": _number(number),
+            "board": board, "moves": moves, "redo": json.loads(redo),
         })
 
     def latest_game(self, player: str, game_name: str) -> tuple[int, Game] | None:
         """``player``'s most recently saved unfinished game of ``game_name``, if any."""
-        rows = self._read(
-            "SELECT id FROM games WHERE player = ? AND game = ? AND finished IS NULL"
-            " ORDER BY updated DESC, id DESC LIMIT 1",
-            (player, game_name),
-        )
-        if not rows:
-            return None
-        game_id = int(rows[0][0])
-        return game_id, self.load_game(player, game_id)
+        game_id = self._latest_unfinished(player, game=game_name)
+        return None if game_id is None else (game_id, self.load_game(player, game_id))
 
     def latest_any(self, player: str) -> int | None:
         """The id of ``player``'s most recently saved unfinished game of any kind."""
-        rows = self._read(
-            "SELECT id FROM games WHERE player = ? AND finished IS NULL"
-            " ORDER BY updated DESC, id DESC LIMIT 1",
-            (player,),
-        )
-        return int(rows[0][0]) if rows else None
+        return self._latest_unfinished(player)
 
     def find_deal(self, player: str, game_name: str, number: int,
                   options: dict[str, object] | None = None) -> int | None:
         """The id of ``player``'s latest unfinished game of deal ``number``, if any."""
-        rows = self._read(
-            "SELECT id FROM games WHERE player = ? AND game = ? AND number = ? AND options = ?"
-            " AND finished IS NULL ORDER BY updated DESC, id DESC LIMIT 1",
-            (player, game_name, str(number), json.dumps(options or {})),
-        )
-        return int(rows[0][0]) if rows else None
+        return self._latest_unfinished(player, game=game_name, number=str(number),
+                                       options=json.dumps(options or {}))
 
     def game_info(self, player: str, game_id: int) -> dict[str, Any]:
         """The game's row without its moves; `KeyError` if not ``player``'s."""
-        rows = self._read(
-            "SELECT id, game, options, number, status, started, updated, finished, elapsed,"
-            " version, result FROM games WHERE id = ? AND player = ?",
-            (game_id, player),
-        )
-        if not rows:
-            raise KeyError(f"no game {game_id} for this player")
         keys = ("id", "game", "options", "number", "status", "started", "updated", "finished",
                 "elapsed", "version", "result")
-        info = dict(zip(keys, rows[0], strict=True))
+        with self._lock:
+            row = self._owned(self._conn, ", ".join(keys), player, game_id)
+        info = dict(zip(keys, row, strict=True))
         info["options"] = json.loads(info["options"])
-        info["number"] = None if info["number"] is None else int(info["number"])
+        info["number"] = _number(info["number"])
         return info
 
     def games(self, player: str, limit: int = 50) -> list[dict[str, Any]]:
@@ -321,14 +308,8 @@ class Store:
                 "result", "moves")
         out = [dict(zip(keys, r, strict=True)) for r in rows]
         for g in out:
-            g["number"] = None if g["number"] is None else int(g["number"])
+            g["number"] = _number(g["number"])
         return out
-
-    def moves(self, player: str, game_id: int) -> list[str]:
-        """The stored moves of one of ``player``'s games, in order."""
-        self.game_info(player, game_id)
-        return [m for (m,) in self._read(
-            "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
 
     def abandon(self, player: str, game_name: str, keep: int | None = None) -> list[int]:
         """Count ``player``'s other unfinished games of ``game_name`` that have moves as lost
@@ -381,18 +362,15 @@ class Store:
         """Count a saved game's result once (later calls do nothing and return False) and mark
         it finished. `KeyError` if it is not ``player``'s."""
         with self._tx() as c:
-            row = c.execute("SELECT game, result FROM games WHERE id = ? AND player = ?",
-                            (game_id, player)).fetchone()
-            if row is None:
-                raise KeyError(f"no game {game_id} for this player")
-            if row[1] is not None:
+            name, result = self._owned(c, "game, result", player, game_id)
+            if result is not None:
                 return False
             now = time.time()
             c.execute(
                 "UPDATE games SET result = ?, finished = COALESCE(finished, ?) WHERE id = ?",
                 ("won" if won else "lost", now, game_id),
             )
-            self._record(c, player, row[0], won, seconds, moves)
+            self._record(c, player, name, won, seconds, moves)
         return True
 
     def stats(self, player: str, game_name: str) -> dict[str, Any]:

@@ -23,10 +23,10 @@ import importlib
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -297,19 +297,31 @@ class PileView(Widget):
 
 # ---- modal screens ----------------------------------------------------------------------------
 
+ResultT = TypeVar("ResultT")
 
-class HelpScreen(ModalScreen[None]):
+
+class Dialog(ModalScreen[ResultT]):
+    """A box (the child with class ``box``) in the middle of the table, closed by a key whose
+    binding names the value to return, e.g. ``close('new')``: the shape every modal here shares.
+    """
+
+    DEFAULT_CSS = """
+    Dialog { align: center middle; }
+    Dialog > .box { height: auto; border: round #ffd84d; background: #0f3d25; padding: 1 2; }
+    """
+
+    def action_close(self, value: ResultT) -> None:
+        self.dismiss(value)
+
+
+class HelpScreen(Dialog[None]):
     """The rules of the current game and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q,question_mark", "dismiss_help", "Close"),
+        Binding("escape,f1,q,question_mark", "close(None)", "Close"),
     ]
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
-        width: 90%; max-width: 100; height: 90%; border: round #ffd84d;
-        background: #0f3d25; padding: 0 1;
-    }
+    HelpScreen > .box { width: 90%; max-width: 100; height: 90%; padding: 0 1; }
     """
 
     def __init__(self, text: Text) -> None:
@@ -317,33 +329,54 @@ class HelpScreen(ModalScreen[None]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as scroll:
+        with VerticalScroll(classes="box") as scroll:
             scroll.border_title = "Rules and keys"
             scroll.border_subtitle = "Esc closes"
             yield Static(self.text, id="help-text")
 
-    def action_dismiss_help(self) -> None:
-        self.dismiss(None)
-
 
 EndKind = Literal["won", "lost", "hopeless"]
 
+# The game's keys, as data: (key, the app's action, footer label, key shown). The board binds
+# them all; the end screen offers END_ACTIONS of them under the same keys.
+GAME_KEYS: tuple[tuple[str, str, str, str | None], ...] = (
+    ("u", "undo", "Undo", None),
+    ("r", "redo", "Redo", None),
+    ("x", "restart", "Restart", None),
+    ("question_mark", "hint", "Hint", "?"),
+    ("o", "auto", "Auto", None),
+    ("n", "new_deal", "New", None),
+    ("number_sign", "deal_number", "Deal no.", "#"),
+    ("f1", "help", "Help", None),
+    ("q", "quit", "Quit", None),
+)
+END_ACTIONS = ("new_deal", "undo", "restart", "quit")
 
-class EndScreen(ModalScreen[str]):
+
+def game_keys(actions: Sequence[str] | None = None) -> list[tuple[str, str, str, str | None]]:
+    """The rows of GAME_KEYS for ``actions``, in that order (all of them by default)."""
+    if actions is None:
+        return list(GAME_KEYS)
+    return [row for action in actions for row in GAME_KEYS if row[1] == action]
+
+
+def key_bindings(bind: Callable[[str], str],
+                 actions: Sequence[str] | None = None) -> list[BindingType]:
+    """Bindings for `game_keys`, each key bound to ``bind(its action)``."""
+    return [Binding(key, bind(action), label, key_display=shown)
+            for key, action, label, shown in game_keys(actions)]
+
+
+class EndScreen(Dialog[str | None]):
     """Won, no moves left, or no winning line: says so and offers what to do next."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", "New deal"),
-        Binding("u", "choose('undo')", "Undo"),
-        Binding("x", "choose('restart')", "Restart"),
-        Binding("escape", "choose('close')", "Close"),
-        Binding("q", "choose('quit')", "Quit"),
+        *key_bindings(lambda action: f"close({action!r})", END_ACTIONS),
+        Binding("escape", "close(None)", "Close"),
     ]
     DEFAULT_CSS = """
-    EndScreen { align: center middle; }
-    EndScreen > Static {
-        width: auto; max-width: 70; height: auto; border: double #ffd84d;
-        background: #0f3d25; padding: 1 3; text-align: center;
+    EndScreen > .box {
+        width: auto; max-width: 70; border: double #ffd84d; padding: 1 3; text-align: center;
     }
     """
 
@@ -353,27 +386,21 @@ class EndScreen(ModalScreen[str]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        yield Static(self.text, id="end-text")
+        yield Static(self.text, id="end-text", classes="box")
         yield Footer(compact=True, show_command_palette=False)
 
-    def action_choose(self, what: str) -> None:
-        self.dismiss(what)
 
-
-class DealScreen(ModalScreen[int | None]):
+class DealScreen(Dialog[int | None]):
     """Asks for a deal number."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close(None)", "Cancel")]
     DEFAULT_CSS = """
-    DealScreen { align: center middle; }
-    DealScreen > Vertical {
-        width: 52; height: auto; border: round #ffd84d; background: #0f3d25; padding: 0 1;
-    }
+    DealScreen > .box { width: 52; padding: 0 1; }
     DealScreen #deal-error { color: #ff8a80; }
     """
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(classes="box"):
             yield Static("Deal number (Enter to deal, Esc to cancel):")
             yield Input(placeholder="e.g. 9", id="deal-input", restrict=r"[0-9]*")
             yield Static("", id="deal-error")
@@ -386,21 +413,14 @@ class DealScreen(ModalScreen[int | None]):
             return
         self.dismiss(int(text))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Dialog[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,enter", "close(True)", "Yes"),
+        Binding("n,escape", "close(False)", "No"),
     ]
     DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Static {
-        width: auto; max-width: 60; height: auto; border: round #ffd84d;
-        background: #0f3d25; padding: 1 2;
-    }
+    ConfirmScreen > .box { width: auto; max-width: 60; }
     """
 
     def __init__(self, question: str) -> None:
@@ -408,10 +428,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
 
     def compose(self) -> ComposeResult:
-        yield Static(self.question + "\n\n[b]y[/b] yes   [b]n[/b] no")
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
+        yield Static(self.question + "\n\n[b]y[/b] yes   [b]n[/b] no", classes="box")
 
 
 # ---- the board --------------------------------------------------------------------------------
@@ -421,15 +438,7 @@ class BoardScreen(Screen[None]):
     """The table: status line, foundations (and stock), columns (or waste piles), messages."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "app.undo", "Undo"),
-        Binding("r", "app.redo", "Redo"),
-        Binding("x", "app.restart", "Restart"),
-        Binding("question_mark", "app.hint", "Hint", key_display="?"),
-        Binding("o", "app.auto", "Auto"),
-        Binding("n", "app.new_deal", "New"),
-        Binding("number_sign", "app.deal_number", "Deal no.", key_display="#"),
-        Binding("f1", "app.help", "Help"),
-        Binding("q", "app.quit", "Quit"),
+        *key_bindings(lambda action: f"app.{action}"),
         Binding("escape", "app.cancel", "Cancel", show=False),
         Binding("left", "app.cursor(-1, 0)", show=False),
         Binding("right", "app.cursor(1, 0)", show=False),
@@ -600,7 +609,8 @@ class ThirteenApp(App[None]):
         self._elapsed, self._since = self.elapsed(), None
 
     def save(self) -> None:
-        self.game_id = self.store.save_game(PLAYER, self.game, self.game_id, elapsed=self.elapsed())
+        self.game_id, _ = self.store.save(PLAYER, self.game, self.game_id,
+                                          elapsed=self.elapsed())
 
     def start(self, number: int | None) -> None:
         """Leave the current game (a loss if it was played and not won) and deal ``number``."""
@@ -779,15 +789,16 @@ class ThirteenApp(App[None]):
                     return PileRef("found", pile)
         return None
 
-    def _cards_in(self, ref: PileRef) -> int:
+    def _view_cards(self, ref: PileRef) -> list[str | None]:
+        """The cards of a pile as the player sees them (the stock: its turned card only)."""
         view = self.game.state.view()
         if ref.kind == "col":
-            return len(view["columns"][ref.index])
+            return list(view["columns"][ref.index])
         if ref.kind == "waste":
-            return len(view["waste"][ref.index])
+            return list(view["waste"][ref.index])
         if ref.kind == "stock":
-            return 1 if view["stock_top"] else 0
-        return len(view["foundations"][ref.index]["cards"])
+            return [view["stock_top"]] if view["stock_top"] else []
+        return list(view["foundations"][ref.index]["cards"])
 
     def _default_count(self, ref: PileRef) -> int:
         """Cards highlighted when a pile is selected: its movable run."""
@@ -867,7 +878,7 @@ class ThirteenApp(App[None]):
             else:
                 self.say("choose a card to move first", "error")
             return
-        if self._cards_in(ref) == 0:
+        if not self._view_cards(ref):
             self.say(f"{self.pile_name(ref)} is empty", "error")
             return
         self.selection = Selection(ref, count)
@@ -884,20 +895,13 @@ class ThirteenApp(App[None]):
         return f"foundation {ref.index + 1}"
 
     def top_words(self, ref: PileRef, count: int | None = None) -> str:
-        view = self.game.state.view()
-        if ref.kind == "col":
-            cards = view["columns"][ref.index]
-        elif ref.kind == "waste":
-            cards = view["waste"][ref.index]
-        elif ref.kind == "stock":
-            cards = [view["stock_top"]] if view["stock_top"] else []
-        else:
-            cards = view["foundations"][ref.index]["cards"]
+        cards = self._view_cards(ref)
         if not cards or cards[-1] is None:
             return self.pile_name(ref)
         n = count or self._default_count(ref)
-        if n > 1:
-            return f"{glyph(cards[-n])}..{glyph(cards[-1])}"
+        first = cards[-n] if 1 < n <= len(cards) else None  # a moved run is face up
+        if first is not None:
+            return f"{glyph(first)}..{glyph(cards[-1])}"
         return glyph(cards[-1])
 
     def send_home(self, ref: PileRef) -> None:
@@ -991,19 +995,17 @@ class ThirteenApp(App[None]):
             stats += f", best time {clock(st['best_time'])}"
         if st["fewest_moves"] is not None:
             stats += f", fewest moves {st['fewest_moves']}"
-        options = "n new deal   u undo   x restart   Esc close   q quit"
+        options = "   ".join(f"{shown or key} {label.lower()}"
+                               for key, _, label, shown in game_keys(END_ACTIONS)) + "   Esc close"
         text = f"[b]{head}[/b]\n\n{body}\n\n{stats}\n\n{options}"
         self.push_screen(EndScreen(kind, text), self._end_choice)
 
-    def _end_choice(self, what: str | None) -> None:
-        if what == "new":
+    async def _end_choice(self, action: str | None) -> None:
+        """Run the end screen's choice; a new deal needs no confirmation, the game is over."""
+        if action == "new_deal":
             self.start(None)
-        elif what == "undo":
-            self.action_undo()
-        elif what == "restart":
-            self.action_restart()
-        elif what == "quit":
-            self.exit()
+        elif action is not None:
+            await self.run_action(action)
 
     # ---- actions -----------------------------------------------------------------------------
     def action_cancel(self) -> None:
@@ -1037,25 +1039,21 @@ class ThirteenApp(App[None]):
         self.redraw()
 
     def action_undo(self) -> None:
-        self.selection = None
-        try:
-            move = self.game.undo()
-        except MoveError as e:
-            self.say(str(e).capitalize(), "error")
-            self.redraw()
-            return
-        self.say(f"Undid {move}.")
-        self.after_change()
+        self._step(self.game.undo, "Undid")
 
     def action_redo(self) -> None:
+        self._step(self.game.redo, "Redid")
+
+    def _step(self, step: Callable[[], Move], done: str) -> None:
+        """Undo or redo one move, or say why not (nothing left to take back or replay)."""
         self.selection = None
         try:
-            move = self.game.redo()
+            move = step()
         except MoveError as e:
             self.say(str(e).capitalize(), "error")
             self.redraw()
             return
-        self.say(f"Redid {move}.")
+        self.say(f"{done} {move}.")
         self.after_change()
 
     def action_restart(self) -> None:
