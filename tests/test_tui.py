@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from rich.console import Console
+from textual.widgets import Static
 
 from thirteen.cards import Card, full_deck
 from thirteen.deal import Layout
@@ -19,6 +22,7 @@ from thirteen.tui import (
     EndScreen,
     HelpScreen,
     PileView,
+    StatsScreen,
     ThirteenApp,
     glyph,
 )
@@ -266,3 +270,34 @@ async def test_no_winning_line(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "hopeless"
         assert "No winning line remains" in app.screen.text
+
+
+def shown_text(screen: StatsScreen) -> str:
+    """The statistics table as the screen draws it, in plain text."""
+    out = io.StringIO()
+    Console(file=out, width=120).print(screen.query_one("#stats-table", Static).content)
+    return out.getvalue()
+
+
+@pytest.mark.asyncio
+async def test_statistics_screen(store: Store) -> None:
+    for won, seconds, moves in [(True, 300, 120), (True, 200, 150), (False, 50, 10)]:
+        store.record_result("local", "bakers-dozen", won, seconds, moves)
+    store.record_result("local", "calculation", True, 95, 60)
+    app = app_for(store, "castles-in-spain", 1)
+    async with app.run_test() as pilot:
+        await pilot.press("t")
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        # The current game first (no result yet), then every game with a result.
+        assert screen.rows == [
+            ["Castles in Spain", "0", "0", "0", "0%", "0", "0", "–", "–"],
+            ["Baker's Dozen", "3", "2", "1", "67%", "0", "2", "3:20", "120"],
+            ["Calculation", "1", "1", "0", "100%", "1", "1", "1:35", "60"],
+        ]
+        text = shown_text(screen)
+        assert "fewest" in text and "Baker's Dozen" in text and "3:20" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, BoardScreen)
+        await pilot.press("f1")
+        assert "t statistics" in app.screen.text.plain

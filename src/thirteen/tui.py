@@ -14,7 +14,8 @@ Keys (also in the footer and on the help screen, F1):
   foundation; a foundation key with nothing selected plays the turned card there.
 - Arrows move the cursor, Enter (or a mouse click) selects a source and then a target.
 - ``u`` undo, ``r`` redo, ``x`` restart, ``?`` hint, ``o`` safe moves to the foundations,
-  ``n`` new deal, ``#`` deal by number, F1 help, ``q`` quit, Esc cancels a selection.
+  ``n`` new deal, ``#`` deal by number, ``t`` statistics, F1 help, ``q`` quit, Esc cancels
+  a selection.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar
 
+from rich import box
+from rich.table import Table
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -43,7 +46,7 @@ from .game import Game
 from .moves import Move, MoveError, Place
 from .packer import PackerState
 from .store import Store
-from .variants import Variant, get_variant
+from .variants import GAMES, Variant, get_variant
 
 PLAYER = "local"
 LETTERS = "abcdefghijklm"
@@ -347,6 +350,7 @@ GAME_KEYS: tuple[tuple[str, str, str, str | None], ...] = (
     ("o", "auto", "Auto", None),
     ("n", "new_deal", "New", None),
     ("number_sign", "deal_number", "Deal no.", "#"),
+    ("t", "stats", "Stats", None),
     ("f1", "help", "Help", None),
     ("q", "quit", "Quit", None),
 )
@@ -388,6 +392,46 @@ class EndScreen(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         yield Static(self.text, id="end-text", classes="box")
         yield Footer(compact=True, show_command_palette=False)
+
+
+STATS_HEADINGS = ("game", "played", "won", "lost", "win\nrate", "streak", "best\nstreak",
+                  "best\ntime", "fewest\nmoves")
+
+
+def stats_cells(title: str, st: dict[str, Any]) -> list[str]:
+    """One game's row of the statistics table (a dash where no game is won yet)."""
+    best_time, fewest = st["best_time"], st["fewest_moves"]
+    return [title, str(st["played"]), str(st["won"]), str(st["lost"]), f"{st['win_rate']:.0%}",
+            str(st["current_streak"]), str(st["best_streak"]),
+            "–" if best_time is None else clock(best_time),
+            "–" if fewest is None else str(fewest)]
+
+
+class StatsScreen(Dialog[None]):
+    """The player's statistics per game, as the store keeps them (the web page shows the
+    same numbers); the first row, the current game's, is in bold."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,t,q", "close(None)", "Close")]
+    DEFAULT_CSS = """
+    StatsScreen > .box { width: auto; max-width: 100%; }
+    """
+
+    def __init__(self, rows: list[list[str]]) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                      collapse_padding=True, header_style="bold #ffd84d")
+        table.add_column(STATS_HEADINGS[0], max_width=24)
+        for heading in STATS_HEADINGS[1:]:
+            table.add_column(heading, justify="right")
+        for i, row in enumerate(self.rows):
+            table.add_row(*row, style="bold" if i == 0 else "")
+        frame = Static(table, id="stats-table", classes="box")
+        frame.border_title = "Statistics"
+        frame.border_subtitle = "Esc closes"
+        yield frame
 
 
 class DealScreen(Dialog[int | None]):
@@ -1102,13 +1146,22 @@ class ThirteenApp(App[None]):
         self.push_screen(ConfirmScreen("Leave this game? It counts as lost in your statistics."),
                          answer)
 
+    def action_stats(self) -> None:
+        """Every game with a result, and this one, from the store's own figures."""
+        figures = self.store.all_stats(PLAYER)
+        figures.setdefault(self.variant.name, self.stats())
+        names = sorted(figures, key=lambda n: (n != self.variant.name, n))
+        rows = [stats_cells(GAMES[n].title if n in GAMES else n, figures[n]) for n in names]
+        self.push_screen(StatsScreen(rows))
+
     def action_help(self) -> None:
         keys = (
             "\n[b]Keys[/b]\n\n" + self.prompt() + "\n"
             "Arrows move the cursor; Enter or a mouse click picks a source, then a target.\n"
             "Click a card inside a sequence to move from that card up.\n"
             "u undo   r redo   x restart   ? hint   o safe moves to the foundations\n"
-            "n new deal   # deal by number   F1 help   Esc cancel   q quit (the game is saved)\n"
+            "n new deal   # deal by number   t statistics   F1 help   Esc cancel\n"
+            "q quit (the game is saved)\n"
         )
         text = Text(rules_text(self.variant))
         text.append_text(Text.from_markup(keys))
