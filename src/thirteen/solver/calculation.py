@@ -18,7 +18,15 @@ from collections.abc import Iterator
 
 from ..calculation import CalcState
 from ..moves import Move, Place
-from .common import DEFAULT_BUDGET, ENTRY_OVERHEAD, Budget, Clock, OutOfBudget, Result
+from .common import (
+    DEFAULT_BUDGET,
+    ENTRY_OVERHEAD,
+    Budget,
+    Clock,
+    OutOfBudget,
+    Result,
+    checked_result,
+)
 
 STOCK = -1  # internal move source: the turned stock card
 #: The fair player: what putting a card on an empty waste pile costs, against the gap (in
@@ -213,16 +221,6 @@ def _to_move(m: IMove) -> Move:
     return Move(source, Place("f" if kind == 0 else "w", idx))
 
 
-def _replays(state: CalcState, moves: tuple[Move, ...]) -> bool:
-    s = state
-    try:
-        for m in moves:
-            s = s.apply(m)
-    except ValueError:
-        return False
-    return s.won
-
-
 class _CalcSearch:
     """A resumable depth-first search (see `search_calculation`)."""
 
@@ -305,10 +303,8 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
                               "search space exhausted")
             if verdict == "solved":
                 moves = tuple(_to_move(x) for x in winner.path)
-                if not _replays(state, moves):
-                    return Result("unknown", (), clock.nodes, clock.elapsed(), len(main.tt),
-                                  "internal error: the solution did not replay")
-                return Result("solved", moves, clock.nodes, clock.elapsed(), len(main.tt))
+                return checked_result(state, "solved", moves, clock.nodes, clock.elapsed(),
+                                      len(main.tt))
     except OutOfBudget as e:
         return Result("unknown", (), clock.nodes, clock.elapsed(), len(main.tt), str(e))
 

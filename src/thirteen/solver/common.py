@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..moves import Move
+
+if TYPE_CHECKING:
+    from ..game import State
 
 Verdict = Literal["solved", "unsolvable", "unknown"]
 
@@ -48,6 +51,24 @@ class Result:
             "peak_states": self.peak_states,
             "reason": self.reason,
         }
+
+
+def checked_result(state: State, verdict: Verdict, moves: tuple[Move, ...], nodes: int,
+                   seconds: float, peak_states: int, reason: str = "") -> Result:
+    """The `Result` of a search, with a ``solved`` line replayed through the engine first: the
+    searches work on their own representations, and only the engine's word makes a solution.
+    A line that does not replay (never expected) is reported as ``unknown``."""
+    if verdict == "solved":
+        s = state
+        try:
+            for m in moves:
+                s = s.apply(m)
+        except ValueError:
+            s = state
+        if not s.won:
+            return Result("unknown", (), nodes, seconds, peak_states,
+                          "internal error: the solution did not replay")
+    return Result(verdict, moves, nodes, seconds, peak_states, reason)
 
 
 #: The default budget of `solve`, and the smaller one of `hint`.

@@ -20,7 +20,15 @@ from collections.abc import Callable, Hashable, Iterator
 
 from ..moves import Move, Place
 from ..packer import PackerState
-from .common import ENTRY_OVERHEAD, Budget, Clock, OutOfBudget, Result
+from .common import (
+    ENTRY_OVERHEAD,
+    Budget,
+    Clock,
+    OutOfBudget,
+    Result,
+    Verdict,
+    checked_result,
+)
 
 FOUNDATION = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
 KING_PILE = -2  # internal move target: Bisley's king pile of the card's suit
@@ -470,7 +478,7 @@ class _Search:
         return best
 
     # ---- the search ------------------------------------------------------------------------
-    def start(self) -> tuple[str, list[IMove], str] | None:
+    def start(self) -> tuple[Verdict, list[IMove], str] | None:
         """Set up the depth-first search; a verdict if the root already decides it."""
         root_record: list[tuple[IMove, int, bytes]] = []
         if self.auto_on:
@@ -486,7 +494,7 @@ class _Search:
         self.records = []
         return None
 
-    def steps(self, limit: float) -> tuple[str, list[IMove], str] | None:
+    def steps(self, limit: float) -> tuple[Verdict, list[IMove], str] | None:
         """Go on with the depth-first search for ``limit`` more positions; a verdict, or None
         when paused. Raises `OutOfBudget`."""
         tt = self.tt
@@ -511,7 +519,7 @@ class _Search:
             if self.auto_on and (src < 0 or m[1] < 0 or (
                     self.cols[src] and self.safe_home(self.cols[src][-1]) is not None)):
                 self.auto(record)
-            if self.won():
+            if (m[1] < 0 or len(record) > 1) and self.won():  # only a move home can win
                 records.append(record)
                 moves = self.prefix + [mv for rec in records for mv, _, _ in rec]
                 return "solved", moves, ""
@@ -532,16 +540,10 @@ class _Search:
                 return None
         return "unsolvable", [], "search space exhausted"
 
-    def run(self) -> tuple[str, list[IMove], str]:
-        """Depth-first search to the end; returns (verdict, internal moves, reason)."""
-        verdict = self.start()
-        while verdict is None:
-            verdict = self.steps(float("inf"))
-        return verdict
 
 
-
-def portfolio(main: _Search, state: PackerState, budget: Budget) -> tuple[str, list[IMove], str]:
+def portfolio(main: _Search, state: PackerState,
+              budget: Budget) -> tuple[Verdict, list[IMove], str]:
     """The exhaustive depth-first search, interleaved with randomised probes.
 
     Depth-first search has a heavy tail: one early wrong turn can cost millions of
@@ -600,16 +602,6 @@ def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
     return tuple(out)
 
 
-def replays_to_win(state: PackerState, moves: tuple[Move, ...]) -> bool:
-    s = state
-    try:
-        for m in moves:
-            s = s.apply(m)
-    except ValueError:
-        return False
-    return s.won
-
-
 def search_packer(state: PackerState, budget: Budget) -> Result:
     """Solve a packer position (see `thirteen.solver.solve`).
 
@@ -651,14 +643,9 @@ def _search_fast(state: PackerState, budget: Budget) -> Result:
     except OutOfBudget as e:
         return Result("unknown", (), search.clock.nodes, search.clock.elapsed(),
                       len(search.tt), str(e))
-    seconds = search.clock.elapsed()
-    moves: tuple[Move, ...] = ()
-    if verdict == "solved":
-        moves = to_engine_moves(state, imoves)
-        if not replays_to_win(state, moves):  # never expected: the search mirrors the engine
-            return Result("unknown", (), search.clock.nodes, seconds, len(search.tt),
-                          "internal error: the solution did not replay")
-    return Result(verdict, moves, search.clock.nodes, seconds, len(search.tt), reason)  # type: ignore[arg-type]
+    moves = to_engine_moves(state, imoves) if verdict == "solved" else ()
+    return checked_result(state, verdict, moves, search.clock.nodes,
+                          search.clock.elapsed(), len(search.tt), reason)
 
 
 def _engine_key(state: PackerState) -> Hashable:
