@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
@@ -14,6 +13,7 @@ from thirteen.cards import Card, full_deck
 from thirteen.deal import Layout
 from thirteen.game import Game, start_state
 from thirteen.packer import PackerState
+from thirteen.solver import Hint
 from thirteen.store import Store
 from thirteen.tui import (
     LETTERS,
@@ -265,8 +265,7 @@ async def test_no_winning_line(store: Store) -> None:
         await pilot.press("b", "b")
         app._line_checked("unsolvable", 1)  # what the background check reports
         assert "No winning line remains" in app.message
-        hint = SimpleNamespace(move=None, verdict="unsolvable", message="dead end")
-        app._solver_hint(hint, 1)  # a hint says so too
+        app._solver_hint(Hint(None, "unsolvable", "dead end"), 1)  # a hint says so too
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "hopeless"
         assert "No winning line remains" in app.screen.text

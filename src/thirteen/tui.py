@@ -20,7 +20,6 @@ Keys (also in the footer and on the help screen, F1):
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 import time
@@ -41,12 +40,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
+from . import solver
 from .cards import RANKS, SUIT_SYMBOLS, Card
 from .game import Game
 from .moves import Move, MoveError, Place
 from .packer import PackerState
+from .rules import describe
 from .store import Store
-from .variants import GAMES, Variant, get_variant
+from .variants import GAMES, get_variant
 
 PLAYER = "local"
 LETTERS = "abcdefghijklm"
@@ -89,21 +90,6 @@ def clock(seconds: float) -> str:
     if s >= 3600:
         return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
     return f"{s // 60}:{s % 60:02d}"
-
-
-def _optional_module(name: str) -> Any:
-    """A module written by someone else that may not exist yet (the solver): None if absent."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def rules_text(variant: Variant) -> str:
-    rules = _optional_module("thirteen.rules")
-    if rules is not None and hasattr(rules, "describe"):
-        return str(rules.describe(variant))
-    return f"{variant.title}\n\n{variant.description}\n"
 
 
 # ---- styles -----------------------------------------------------------------------------------
@@ -1163,7 +1149,7 @@ class ThirteenApp(App[None]):
             "n new deal   # deal by number   t statistics   F1 help   Esc cancel\n"
             "q quit (the game is saved)\n"
         )
-        text = Text(rules_text(self.variant))
+        text = Text(describe(self.variant))
         text.append_text(Text.from_markup(keys))
         self.push_screen(HelpScreen(text))
 
@@ -1173,8 +1159,7 @@ class ThirteenApp(App[None]):
             self.say("The game is over: nothing to hint.")
             self.redraw()
             return
-        solver = _optional_module("thirteen.solver") if self.use_solver else None
-        if solver is None or not hasattr(solver, "hint"):
+        if not self.use_solver:
             self._show_hint(self._fallback_hint(), "")
             return
         self.say("Thinking...")
@@ -1185,7 +1170,7 @@ class ThirteenApp(App[None]):
         def work() -> None:
             try:
                 result = solver.hint(state, solver.Budget(max_seconds=HINT_SECONDS))
-            except Exception as e:  # the solver is optional: a failure is only a message
+            except Exception as e:  # a failing solver must not end the game: a message
                 self.call_from_thread(self._solver_failed, str(e))
                 return
             self.call_from_thread(self._solver_hint, result, moves_then)
@@ -1195,18 +1180,16 @@ class ThirteenApp(App[None]):
     def _solver_failed(self, why: str) -> None:
         self._show_hint(self._fallback_hint(), f"(solver failed: {why}) ")
 
-    def _solver_hint(self, result: Any, moves_then: int) -> None:
+    def _solver_hint(self, result: solver.Hint, moves_then: int) -> None:
         if len(self.game.moves) != moves_then:
             return  # the position changed meanwhile
-        verdict = str(getattr(result, "verdict", ""))
-        move = getattr(result, "move", None)
-        message = str(getattr(result, "message", "") or "")
-        if verdict == "unsolvable":
+        move, message = result.move, result.message
+        if result.verdict == "unsolvable":
             self.say("No winning line remains from here.", "error")
             self.redraw()
             self.show_end("hopeless", message)
             return
-        if isinstance(move, Move):
+        if move is not None:
             self._show_hint(move, "", message.removeprefix(f"{move}: "))
         else:
             self._show_hint(self._fallback_hint(), message + " " if message else "")
@@ -1216,9 +1199,6 @@ class ThirteenApp(App[None]):
         card is in sight, so that the answer gives nothing hidden away)."""
         state = self.game.state
         if not isinstance(state, PackerState) or any(state.hidden) or not self.use_solver:
-            return
-        solver = _optional_module("thirteen.solver")
-        if solver is None or not hasattr(solver, "solve"):
             return
         if self._checking:  # one search at a time; the latest position is checked next
             self._check_again = True
@@ -1231,7 +1211,7 @@ class ThirteenApp(App[None]):
             try:
                 budget = solver.Budget(max_seconds=CHECK_SECONDS, max_nodes=CHECK_NODES)
                 verdict = str(solver.solve(state, budget).verdict)
-            except Exception:  # the solver is optional: no answer is no message
+            except Exception:  # a failing check is no answer, and no message
                 pass
             self.call_from_thread(self._line_checked, verdict, moves_then)
 
