@@ -43,7 +43,7 @@ from textual.widgets import Footer, Input, Static
 from . import solver
 from .cards import RANKS, SUIT_SYMBOLS, Card
 from .game import Game
-from .moves import Move, MoveError, Place
+from .moves import Move, MoveError, Place, PlaceKind
 from .packer import PackerState
 from .rules import describe
 from .store import Store
@@ -56,6 +56,9 @@ HINT_SECONDS = 5.0  # the solver's budget for a hint
 CHECK_SECONDS, CHECK_NODES = 1.0, 200_000  # and for the check after each move
 
 PileKind = Literal["col", "found", "stock", "waste"]
+# Columns and waste piles: the same numbered place in the notation as source and as target.
+_PILE_PLACE: dict[PileKind, PlaceKind] = {"col": "c", "waste": "w"}
+_PLACE_PILE: dict[PlaceKind, PileKind] = {v: k for k, v in _PILE_PLACE.items()}
 
 
 @dataclass(frozen=True)
@@ -776,10 +779,8 @@ class ThirteenApp(App[None]):
     # ---- places ------------------------------------------------------------------------------
     def _source(self, ref: PileRef) -> Place | None:
         v = self.variant
-        if ref.kind == "col":
-            return Place("c", ref.index)
-        if ref.kind == "waste":
-            return Place("w", ref.index)
+        if ref.kind in _PILE_PLACE:
+            return Place(_PILE_PLACE[ref.kind], ref.index)
         if ref.kind == "stock":
             return Place("s")
         if v.family == "packer" and v.worry_back and not v.kings_down:
@@ -788,10 +789,8 @@ class ThirteenApp(App[None]):
 
     def _target(self, ref: PileRef) -> Place | None:
         v = self.variant
-        if ref.kind == "col":
-            return Place("c", ref.index)
-        if ref.kind == "waste":
-            return Place("w", ref.index)
+        if ref.kind in _PILE_PLACE:
+            return Place(_PILE_PLACE[ref.kind], ref.index)
         if ref.kind == "found":
             if v.family == "calculation":
                 return Place("f", ref.index)
@@ -802,10 +801,8 @@ class ThirteenApp(App[None]):
 
     def _ref_of(self, place: Place, source: Place | None = None) -> PileRef | None:
         """The pile a move's place names (a foundation target: the pile the card goes to)."""
-        if place.kind == "c":
-            return PileRef("col", place.index)
-        if place.kind == "w":
-            return PileRef("waste", place.index)
+        if place.kind in _PLACE_PILE:
+            return PileRef(_PLACE_PILE[place.kind], place.index)
         if place.kind == "s":
             return PileRef("stock")
         if place.kind == "fs" or (place.kind == "f" and place.index >= 0):
