@@ -1,6 +1,7 @@
 """Run thirteen's solver and Freecell Solver 5.0.0 on the same boards, in one run.
 
     python bench/solver_vs_fcsolve.py GAME FIRST LAST [--fc-solve PATH] [--max-seconds S]
+        [--worry-back]
 
 GAME is one of bakers-dozen, good-measure, portuguese-solitaire, spanish-patience,
 castles-in-spain. Each deal is converted with `thirteen.deal.format_board` to fc-solve's board
@@ -11,7 +12,8 @@ peak memory, and the ratio of our time to fc-solve's on the deals both decide. A
 fc-solve solves and we call unsolvable is printed as a CONFLICT (there must be none).
 
 fc-solve with 13 columns: ``bash ../shared/tools/build-fc-solve`` builds it into
-/tmp/fcs-build/fc-solve (never commit it).
+/tmp/fcs-build/fc-solve (never commit it). With ``THIRTEEN_COMPILED_SOLVER=DIR`` our side runs
+the optional mypyc build of ``scripts/compile-solver``; the header line says which ran.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 
 from thirteen.deal import deal, format_board
 from thirteen.game import start_state
-from thirteen.solver import Budget, solve
+from thirteen.solver import Budget, packer, solve
 from thirteen.variants import get_variant
 
 FC_SOLVE = "/tmp/fcs-build/fc-solve"
@@ -103,8 +105,9 @@ def _peak_mb(path: str, args: list[str], board: str, seconds: float) -> float:
     return usage.ru_maxrss / 1024
 
 
-def run_ours(game: str, number: int, budget: Budget) -> Run:
-    state = start_state(get_variant(game), deal(get_variant(game), number))
+def run_ours(game: str, number: int, budget: Budget, worry_back: bool = False) -> Run:
+    variant = get_variant(game, worry_back=True) if worry_back else get_variant(game)
+    state = start_state(variant, deal(variant, number))
     result = solve(state, budget)
     # The transposition table dominates memory: states times the estimated bytes per state.
     key_bytes = 14 + sum(len(c) + 1 for c in deal(get_variant(game), number).columns)
@@ -144,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-seconds", type=float, default=60.0, help="per deal and solver")
     p.add_argument("--max-mb", type=int, default=2048, help="our memory budget per deal")
     p.add_argument("--quiet", action="store_true", help="no line per deal")
+    p.add_argument("--worry-back", action="store_true",
+                   help="ours with worry_back on (fc-solve has none: a deal it solves is still "
+                        "never unsolvable for us)")
     a = p.parse_args(argv)
     have_fc = os.access(a.fc_solve, os.X_OK)
     budget = Budget(max_nodes=None, max_seconds=a.max_seconds, max_mb=a.max_mb)
@@ -152,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     fc: dict[str, list[Run]] = {"fc-solve": [], "fc-solve multi": []}
     conflicts = []
     for n in deals:
-        r = run_ours(a.game, n, budget)
+        r = run_ours(a.game, n, budget, a.worry_back)
         ours.append(r)
         line = f"{n:6d} ours {r.verdict:<10} {r.seconds:8.4f} s"
         if have_fc:
@@ -166,9 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         if not a.quiet:
             print(line, flush=True)
     print()
-    print(f"# {a.game} deals {a.first}-{a.last}, budget {a.max_seconds:g} s and {a.max_mb} MB "
+    build = "mypyc" if packer.__file__.endswith(".so") else "pure Python"
+    game = a.game + (" with worry_back" if a.worry_back else "")
+    print(f"# {game} deals {a.first}-{a.last}, budget {a.max_seconds:g} s and {a.max_mb} MB "
           f"per deal; {datetime.date.today()}, {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()} ({build})")
     print(summary("thirteen", ours))
     if have_fc:
         for name, runs in fc.items():

@@ -4,10 +4,13 @@ built backwards from a won position are never called unsolvable, fc-solve agrees
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import random
 import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -454,3 +457,27 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
     search = _Search(state, QUICK)
     search.strong_dead = True  # rule D2 too, although it is off by default
     assert not search.dead()
+
+
+# ---- the optional compiled build ------------------------------------------------------------
+
+
+def _packer_module_file(build: Path) -> subprocess.CompletedProcess[str]:
+    """Where ``thirteen.solver.packer`` comes from in a fresh interpreter asked to use ``build``."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "THIRTEEN_COMPILED_SOLVER": str(build), "PYTHONPATH": str(src)}
+    code = "import thirteen.solver.packer as p; print(p.__file__)"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+
+
+def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Path) -> None:
+    # A stand-in for the mypyc build: a module of the same name in the build directory.
+    (tmp_path / "packer.py").write_text("BUILD = True\n")
+    source = Path(__file__).resolve().parents[1] / "src/thirteen/solver/packer.py"
+    (tmp_path / "packer.sha256").write_text(hashlib.sha256(source.read_bytes()).hexdigest())
+    assert _packer_module_file(tmp_path).stdout.strip() == str(tmp_path.resolve() / "packer.py")
+    (tmp_path / "packer.sha256").write_text("0" * 64)  # built from another packer.py: stale
+    stale = _packer_module_file(tmp_path)
+    assert stale.stdout.strip() == str(source)
+    assert "was not built from" in stale.stderr
