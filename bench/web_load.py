@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sqlite3
 import statistics
@@ -91,20 +92,32 @@ def lost_moves(db: str, players: list[Player]) -> tuple[int, int]:
     return bad, checked
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of process ``pid`` so far (Linux), else None. On a shared
+    machine CPU per request is steadier than latency, which counts waits for a core."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000)[int(q * 1000) - 1] if len(values) > 1 else 0.0
 
 
 async def run(url: str, players: int, seconds: float, think: float, seed: int,
-              max_moves: int) -> list[Player]:
+              max_moves: int) -> tuple[list[Player], float]:
+    """The players after the run, and the CPU seconds the load generator spent playing."""
     ps = [Player(i, random.Random(seed * 1000 + i)) for i in range(players)]
     # Clients are built before the clock starts: building one takes tens of milliseconds
     # (TLS setup), which would block the event loop and show up as server latency.
     clients = [httpx.AsyncClient(base_url=url, timeout=30) for _ in ps]
+    cpu = time.process_time()
     end = time.perf_counter() + seconds
     await asyncio.gather(*(play(p, c, end, think, max_moves)
                            for p, c in zip(ps, clients, strict=True)))
-    return ps
+    return ps, time.process_time() - cpu
 
 
 def main() -> int:
@@ -128,10 +141,15 @@ def main() -> int:
     else:
         server = ServerProcess(Path(tmp.name) / "load.sqlite3").start()
         url = server.url
+    pid = server.proc.pid if server is not None and server.proc is not None else None
+    server_cpu = cpu_seconds(pid) if pid is not None else None
     try:
-        ps = asyncio.run(run(url, args.players, args.seconds, args.think, args.seed,
-                             args.max_moves))
+        ps, client_cpu = asyncio.run(run(url, args.players, args.seconds, args.think, args.seed,
+                                         args.max_moves))
     finally:
+        if pid is not None and server_cpu is not None:
+            now = cpu_seconds(pid)
+            server_cpu = None if now is None else now - server_cpu
         if server is not None:
             server.kill()  # SIGKILL: whatever was answered must already be on disk
     lat = sorted(x for p in ps for x in p.latencies)
@@ -141,6 +159,11 @@ def main() -> int:
     if lat:
         p50, p90, p99 = (1000 * pct(lat, q) for q in (0.5, 0.9, 0.99))
         print(f"latency ms: p50 {p50:.1f}  p90 {p90:.1f}  p99 {p99:.1f}  max {1000 * lat[-1]:.1f}")
+    if lat:
+        cpu = f"client {1000 * client_cpu / len(lat):.2f}"
+        if server_cpu is not None:
+            cpu = f"server {1000 * server_cpu / len(lat):.2f}, " + cpu
+        print(f"CPU ms per request: {cpu}")
     print(f"errors {len(errors)}")
     for e in errors[:5]:
         print("  ", e)

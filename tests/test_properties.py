@@ -9,13 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from thirteen.cards import full_deck
-from thirteen.game import Game, card_count
+from thirteen.game import Game, State, card_count
 from thirteen.moves import Move, Place
 from thirteen.packer import PackerState
 from thirteen.variants import GAMES
 
 GAME_NAMES = sorted(GAMES)
-PACKER_NAMES = [n for n in GAME_NAMES if GAMES[n].family == "packer"]
 
 
 @st.composite
@@ -91,29 +90,25 @@ def test_the_view_never_shows_a_hidden_card(game: Game) -> None:
         assert game.state.view()["stock_left"] == len(state.stock)
 
 
-def candidate_moves(state: PackerState) -> set[Move]:
-    """Every move that can be written for this position, legal or not: each source and
-    target place (one column too many, piles by suit and by number, Bisley's and Calculation's
-    places included) and each count up to one more than the tallest column."""
-    ncols, piles = len(state.columns), len(state.foundations)
-    columns = [Place("c", j) for j in range(ncols + 1)]
-    numbered = [Place("f", p) for p in range(piles)] + [Place("fs", s) for s in range(4)]
-    homes = [Place("f"), Place("fa"), Place("fk")]
-    others = [Place("s"), Place("w", 0)]
-    counts = range(1, max(len(c) for c in state.columns) + 2)
-    return {Move(src, dst, n)
-            for src in columns + numbered + homes + others
-            for dst in columns + numbered + homes + others
-            for n in counts}
+def candidate_moves(state: State) -> set[Move]:
+    """Every move that can be written for this position, legal or not: each source and target
+    place of either family (one pile too many, foundations by suit and by number included)
+    and each count up to one more than the tallest pile."""
+    piles = state.to_layout().columns  # a packer's columns, Calculation's waste piles
+    n, nf = len(piles) + 1, len(state.foundations) + 1
+    places = ([Place("c", j) for j in range(n)] + [Place("w", j) for j in range(n)]
+              + [Place("f", p) for p in range(nf)] + [Place("fs", s) for s in range(4)]
+              + [Place("f"), Place("fa"), Place("fk"), Place("s")])
+    counts = range(1, max(len(p) for p in piles) + 2)
+    return {Move(src, dst, k) for src in places for dst in places for k in counts}
 
 
-@pytest.mark.parametrize("name", PACKER_NAMES)
+@pytest.mark.parametrize("name", GAME_NAMES)
 @settings(SETTINGS, max_examples=25)
 @given(data=st.data())
 def test_legal_moves_are_exactly_the_moves_why_illegal_accepts(name: str, data: st.DataObject
                                                                ) -> None:
     state = data.draw(played_games([name], foundations=True)).state
-    assert isinstance(state, PackerState)
     legal = state.legal_moves()
     assert len(set(legal)) == len(legal)
     assert set(legal) == {m for m in candidate_moves(state) if state.why_illegal(m) is None}

@@ -17,6 +17,8 @@ from .variants import Variant
 
 Pile = tuple[Card, ...]
 
+_STOCK = Place("s")
+
 
 @dataclass(frozen=True, slots=True)
 class CalcState:
@@ -72,11 +74,17 @@ class CalcState:
         return None
 
     def legal_moves(self) -> list[Move]:
-        nf, nw = len(self.foundations), len(self.waste)
-        sources = [Place("s")] + [Place("w", i) for i in range(nw)]
-        out = [Move(s, Place("f", f)) for s in sources for f in range(nf)]
-        out += [Move(Place("s"), Place("w", w)) for w in range(nw)]
-        return [m for m in out if self.why_illegal(m) is None]
+        """Every legal move, generated directly (the web server asks once per answer);
+        `why_illegal` explains any other move, and tests/test_properties.py checks that the two
+        agree on every candidate move."""
+        needs = [self.needs(p) for p in range(len(self.foundations))]
+        tops = [(_STOCK, self.stock[0])] if self.stock else []
+        tops += [(Place("w", i), pile[-1]) for i, pile in enumerate(self.waste) if pile]
+        out = [Move(src, Place("f", f)) for src, card in tops
+               for f, need in enumerate(needs) if need == card.rank]
+        if self.stock:
+            out += [Move(_STOCK, Place("w", w)) for w in range(len(self.waste))]
+        return out
 
     def apply(self, move: Move) -> CalcState:
         """The state after ``move``; raises `IllegalMove` (saying why) and changes nothing."""

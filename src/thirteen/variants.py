@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 Family = Literal["packer", "calculation"]
@@ -82,12 +83,19 @@ class Variant:
 
     def sequence(self, pile: int) -> tuple[int, ...]:
         """Calculation family: the ranks foundation ``pile`` takes, base first, ending with K."""
-        step, rank, out = self.intervals[pile], self.bases[pile], []
-        while True:
-            out.append(rank)
-            if rank == 13:
-                return tuple(out)
-            rank = (rank + step - 1) % 13 + 1
+        return _sequence(self.intervals[pile], self.bases[pile])
+
+
+@cache
+def _sequence(step: int, rank: int) -> tuple[int, ...]:
+    """Ranks from ``rank`` by ``step`` modulo 13 up to the king; cached because every
+    Calculation move asks for it."""
+    out = []
+    while True:
+        out.append(rank)
+        if rank == 13:
+            return tuple(out)
+        rank = (rank + step - 1) % 13 + 1
 
 
 def _packer(name: str, title: str, description: str, **fields: object) -> Variant:

@@ -414,8 +414,10 @@ class Guard:
 # ---- the app ------------------------------------------------------------------------------
 
 
-def _player(request: Request) -> str:
-    """The player's token from the cookie; a new player (and cookie) when it is missing."""
+async def _player(request: Request) -> str:
+    """The player's token from the cookie; a new player (and cookie) when it is missing.
+    Async so that FastAPI calls it in the event loop, not through a worker thread (the
+    hand-over cost more than the lookup)."""
     server: Server = request.app.state.server
     return server.player(request)
 
