@@ -24,7 +24,7 @@ def played_games(draw: st.DrawFn, names: list[str] = GAME_NAMES, *,
     takes options (and with ``foundations``, foundations by suit or by rank too)."""
     name = draw(st.sampled_from(names))
     options: dict[str, object] = {}
-    if GAMES[name].family == "packer" and not GAMES[name].kings_down:
+    if GAMES[name].takes_options:
         options["worry_back"] = draw(st.booleans())
         if foundations:
             options["foundations"] = draw(st.sampled_from(["suit", "rank"]))

@@ -13,8 +13,10 @@ import httpx
 import pytest
 
 from thirteen.calculation import CalcState
+from thirteen.deal import format_board
 from thirteen.game import Game
 from thirteen.packer import PackerState
+from thirteen.variants import get_variant
 from thirteen.web.process import ServerProcess
 
 WIN_LINE = (Path(__file__).parent / "browser" / "data" / "bakers-dozen-9.moves").read_text().split()
@@ -79,6 +81,10 @@ def test_variants(alice: httpx.Client) -> None:
     assert "bakers-dozen" in names and "imaginary-thirteen" in names
     one = alice.get("/api/variants/calculation").json()
     assert one["family"] == "calculation" and "Calculation" in one["rules"]
+    options = {v["name"]: v["options"] for v in r.json()}
+    assert options["bakers-dozen"] == {"worry_back": False, "foundations": "suit"}
+    assert options["spanish-patience-rank"] == {"worry_back": False, "foundations": "rank"}
+    assert options["bisley"] == {} and options["calculation"] == {}
     r = alice.get("/api/variants/no-such-game")
     assert r.status_code == 404 and "unknown game" in detail(r)
 
@@ -224,6 +230,68 @@ def test_castles_face_down_cards_never_leave_the_server(alice: httpx.Client) -> 
     assert all(col[:3] == [None, None, None] for col in g["view"]["columns"])
 
 
+def board(game: str, number: int) -> str:
+    """Deal ``number`` as the fc-solve board text a player would paste."""
+    return format_board(Game.new(game, number).state.to_layout(), variant=get_variant(game))
+
+
+def test_options(alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9, options={"worry_back": True})
+    assert g["options"] == {"worry_back": True} and g["url"] == f"/game/{g['id']}"
+    r = alice.post(f"/api/games/{g['id']}/moves", json={"move": "c2-f"})
+    assert {"fH-c4", "fH-c10"} <= {m["move"] for m in r.json()["legal"]}  # AH may come back
+    r = alice.post(f"/api/games/{g['id']}/moves", json={"move": "fH-c4"})
+    assert r.status_code == 200 and r.json()["view"]["columns"][3][-1] == "AH"
+    assert alice.get(f"/api/games/{g['id']}").json()["options"] == {"worry_back": True}
+    plain = new(alice, game="bakers-dozen", number=9)
+    plain = alice.post(f"/api/games/{plain['id']}/moves", json={"move": "c2-f"}).json()
+    assert not [m for m in plain["legal"] if m["move"].startswith("fH")]
+    rank = new(alice, game="spanish-patience", number=3, options={"foundations": "rank"})
+    assert rank["options"] == {"foundations": "rank"}
+    assert [f["name"] for f in rank["view"]["foundations"]] == ["f1", "f2", "f3", "f4"]
+    # The game's own default is no option: spanish-patience-rank by suit is Spanish Patience.
+    assert new(alice, game="spanish-patience-rank", number=3,
+               options={"foundations": "rank"})["options"] == {}
+    r = alice.post("/api/games", json={"game": "bisley", "options": {"worry_back": True}})
+    assert r.status_code == 400 and "no options" in detail(r)
+
+
+def test_typed_in_board(server: ServerProcess, alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", board=board("bakers-dozen", 9))
+    assert g["number"] is None and g["url"] == f"/game/{g['id']}"
+    assert g["view"] == Game.new("bakers-dozen", 9).state.view()
+    gid = g["id"]
+    for m in WIN_LINE[:3]:
+        assert alice.post(f"/api/games/{gid}/moves", json={"move": m}).status_code == 200
+    assert snapshot(alice, gid)["moves"] == WIN_LINE[:3] == stored_moves(server, gid)
+    # A board with options and a Calculation board.
+    castles = new(alice, game="castles-in-spain", board=board("castles-in-spain", 5),
+                  options={"worry_back": True})
+    assert castles["options"] == {"worry_back": True}
+    assert all(col[:3] == [None, None, None] for col in castles["view"]["columns"])
+    calc = new(alice, game="calculation", board=board("calculation", 1))
+    assert calc["view"] == Game.new("calculation", 1).state.view()
+
+
+@pytest.mark.parametrize("text, status, words", [
+    ("", 422, "board"),
+    ("x" * 3001, 422, "board"),
+    ("   \n", 400, "board: the board is empty"),
+    (board("bakers-dozen", 9).replace("7H TD", "7H ZZ"), 400, "board: line 1: 'ZZ' is not a card"),
+    (board("bakers-dozen", 9).replace("9C QC 8H 5C\n", ""), 400, "12 column line(s)"),
+    (board("bakers-dozen", 9).replace("7H TD", "7H 4D"), 400, "4D appears 2 times"),
+    (board("bakers-dozen", 9).replace("7H TD", "<7H> TD"), 400, "face down"),
+    (board("calculation", 1).replace("Stock:", "Talon:"), 400, "no 'Talon' line"),
+])
+def test_bad_boards(alice: httpx.Client, text: str, status: int, words: str) -> None:
+    before = alice.get("/api/games").json()
+    game = "calculation" if "Stock" in text or "Talon" in text else "bakers-dozen"
+    r = alice.post("/api/games", json={"game": game, "board": text})
+    assert r.status_code == status, r.text
+    assert words in detail(r), r.text
+    assert alice.get("/api/games").json() == before
+
+
 # ---- bad input: 4xx with a clear message, and nothing changes ------------------------------
 
 
@@ -241,6 +309,10 @@ def test_castles_face_down_cards_never_leave_the_server(alice: httpx.Client) -> 
     ({"game": "bakers-dozen", "options": {"worry_back": "no"}}, 422),
     ({"game": "bakers-dozen", "options": {"colour": "blue"}}, 422),
     ({"game": "calculation", "options": {"worry_back": True}}, 400),
+    ({"game": "bakers-dozen", "board": "KS", "number": 9}, 422),
+    ({"game": "bakers-dozen", "board": "KS", "winnable": True}, 422),
+    ({"game": "bakers-dozen", "board": "KS", "resume": True}, 422),
+    ({"game": "bakers-dozen", "board": 9}, 422),
     ({"game": "x" * 65}, 422),
     ({"game": ""}, 422),
     ({}, 422),

@@ -62,6 +62,11 @@ class Variant:
     def hidden_information(self) -> bool:
         return self.face_down > 0 or self.family == "calculation"
 
+    @property
+    def takes_options(self) -> bool:
+        """Whether a player may set `OPTIONS` (Bisley's two-way foundations take none)."""
+        return self.family == "packer" and not self.kings_down
+
     def with_options(self, **options: object) -> Variant:
         """The same game with player options changed; unknown or bad options are refused."""
         for key, value in options.items():
@@ -72,7 +77,7 @@ class Variant:
                 raise ValueError("worry_back must be true or false")
             if key == "foundations" and value not in ("suit", "rank"):
                 raise ValueError("foundations must be 'suit' or 'rank'")
-        if options and (self.family != "packer" or self.kings_down):
+        if options and not self.takes_options:
             raise ValueError(f"{self.name} has no options")
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 

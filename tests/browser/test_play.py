@@ -8,6 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from thirteen.deal import format_board
+from thirteen.game import Game
+from thirteen.variants import get_variant
+
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 WIN_LINE = (Path(__file__).parent / "data" / "bakers-dozen-9.moves").read_text().split()
 
@@ -232,3 +236,51 @@ def test_new_deal_and_deal_by_number(page: Any, server: Any) -> None:
     page.wait_for_url("**/play/good-measure/24")
     page.locator("#deal-title", has_text="deal 24").wait_for()
     shot(page, "11-good-measure-24")
+
+
+def test_options_and_a_typed_in_deal(page: Any, server: Any) -> None:
+    open_game(page, server, "/play/bakers-dozen/9")
+    assert page.is_visible("#options")
+    assert not page.is_checked("#opt-worry-back")
+    assert page.input_value("#opt-foundations") == "suit"
+    # Worry back deals the same cards again under the new rule: the ace of hearts goes home
+    # and comes back onto the two of hearts in column 4.
+    page.check("#opt-worry-back")
+    page.wait_for_url("**/game/*")
+    page.locator("#deal-title", has_text="deal 9").wait_for()
+    assert page.is_checked("#opt-worry-back")
+    top(page, "c2").dblclick()
+    wait_ply(page, 1)
+    pile(page, "fH").click()
+    assert page.locator("#board .pile.target[data-pile='c4']").count() == 1
+    pile(page, "c4").click()
+    wait_ply(page, 2)
+    assert cards(page, "c4")[-2:] == ["2H", "AH"]
+    # Foundations by rank: the piles are numbered, and worry back stays on.
+    page.select_option("#opt-foundations", "rank")
+    wait_ply(page, 0)
+    pile(page, "f1").wait_for()
+    assert page.is_checked("#opt-worry-back")
+    shot(page, "12-options")
+    # Bisley takes no options.
+    page.select_option("#game-select", "bisley")
+    page.wait_for_url("**/play/bisley/*")
+    page.wait_for_selector("#options", state="hidden")
+
+    # A typed-in deal: a wrong line is named and the dialog stays open; a right one is dealt.
+    page.select_option("#game-select", "bakers-dozen")
+    page.wait_for_url("**/play/bakers-dozen/*")
+    page.click("#board-button")
+    assert page.is_visible("#board-dialog")
+    page.fill("#board-text", "7H TD 3H ZZ\n")
+    page.click("#board-deal")
+    page.locator("#board-error", has_text="line 1: 'ZZ' is not a card").wait_for()
+    assert page.is_visible("#board-dialog")
+    deal_9 = Game.new("bakers-dozen", 9).state.to_layout()
+    page.fill("#board-text", format_board(deal_9, variant=get_variant("bakers-dozen")))
+    page.click("#board-deal")
+    page.wait_for_selector("#board-dialog", state="hidden")
+    page.locator("#deal-title", has_text="your deal").wait_for()
+    assert page.url.rsplit("/", 2)[-2] == "game"
+    assert cards(page, "c2") == ["4D", "TC", "TS", "AH"]
+    shot(page, "13-typed-in-deal")

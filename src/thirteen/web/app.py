@@ -11,7 +11,9 @@ other player asking for it gets 404, as if it did not exist.
 Endpoints (all JSON; OpenAPI at ``/api/openapi.json``):
 
 - ``GET /api/variants`` the games, with their rules; ``GET /api/variants/{name}`` one game;
-- ``POST /api/games`` a new game ``{"game", "number"?, "winnable"?, "resume"?, "options"?}``;
+- ``POST /api/games`` a new game ``{"game", "number"?, "board"?, "winnable"?, "resume"?,
+  "options"?}`` (``board``: a typed-in deal in fc-solve's board format, as
+  ``thirteen deal GAME N --format board`` prints it);
 - ``GET /api/games`` the player's recent games; ``GET /api/games/current`` the latest unfinished;
 - ``GET /api/games/{id}`` a game; ``POST /api/games/{id}/moves`` ``{"move": "c3-c7", "auto"?}``;
 - ``POST /api/games/{id}/undo``, ``/redo``, ``/restart``, ``/auto`` (auto-finish);
@@ -38,13 +40,13 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
 from ..deal import MAX_DEAL, MIN_DEAL, random_number
 from ..game import Game, State
 from ..moves import IllegalMove, Move, MoveError
 from ..store import Store, new_token
-from ..variants import GAMES, UnknownGame, Variant, get_variant
+from ..variants import GAMES, OPTIONS, UnknownGame, Variant, get_variant
 from . import solving
 
 log = logging.getLogger("thirteen.web")
@@ -108,6 +110,10 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(min_length=1, max_length=64, description="a game name, e.g. bakers-dozen")
     number: DealNumber = Field(default=None, description="deal number; omitted: a random deal")
+    board: str | None = Field(
+        default=None, min_length=1, max_length=3000,
+        description="a typed-in deal in fc-solve's board format (`thirteen deal GAME N "
+                    "--format board` prints one), instead of a number")
     winnable: StrictBool = Field(
         default=False, description="random deals only: draw until the solver wins the deal")
     resume: StrictBool = Field(
@@ -115,6 +121,13 @@ class NewGame(BaseModel):
         description="return the player's unfinished game of this deal (or of this game when "
                     "no number is given) instead of starting a new one, if there is one")
     options: Options = Field(default_factory=Options)
+
+    @model_validator(mode="after")
+    def _one_deal(self) -> NewGame:
+        """A board is a deal of its own: it comes with no number, search or resuming."""
+        if self.board is not None and (self.number is not None or self.winnable or self.resume):
+            raise ValueError("a board is the deal: give no number, winnable or resume with it")
+        return self
 
 
 class MoveIn(BaseModel):
@@ -180,7 +193,8 @@ def variant_json(v: Variant, rules: bool = True) -> Json:
     out: Json = {
         "name": v.name, "title": v.title, "description": v.description, "family": v.family,
         "pysol_id": v.pysol_id, "hidden_information": v.hidden_information,
-        "options": [] if v.family != "packer" else ["worry_back", "foundations"],
+        # the options a player may set, with the game's own values
+        "options": {k: getattr(GAMES[v.name], k) for k in OPTIONS} if v.takes_options else {},
     }
     if rules:
         out["rules"] = rules_text(v)
@@ -460,8 +474,9 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
     # -- games being played --
     @app.post("/api/games", status_code=201, tags=["play"])
     async def new_game(body: NewGame, me: Player) -> Json:
-        """Start (or with ``resume``, find) a game: a numbered deal, a random deal, or a random
-        deal the solver wins (``winnable``)."""
+        """Start (or with ``resume``, find) a game: a numbered deal, a typed-in ``board`` (400
+        saying which line is wrong), a random deal, or a random deal the solver wins
+        (``winnable``)."""
         try:
             variant = get_variant(body.game, **body.options.given())
         except UnknownGame as e:
@@ -477,6 +492,12 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
                 found = latest[0] if latest and latest[1].variant == variant else None
             if found is not None:
                 return server.out(server.session(me, found))
+        if body.board is not None:
+            try:
+                game = Game.from_board(variant, body.board)
+            except ValueError as e:
+                raise HTTPException(400, f"board: {e}") from None
+            return server.out(server.create(me, game))
         message = ""
         number: int
         if body.number is not None:
@@ -530,25 +551,23 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
         server.commit(s)
         return server.out(s, played)
 
-    @app.post("/api/games/{game_id}/undo", tags=["play"])
-    async def undo(game_id: GameId, me: Player) -> Json:
+    def step(game_id: int, me: str, back: bool) -> Json:
+        """Undo (``back``) or redo one move: 409 when there is none; written, then answered."""
         s = server.session(me, game_id)
         try:
-            m = s.game.undo()
+            m = s.game.undo() if back else s.game.redo()
         except MoveError as e:
             raise HTTPException(409, str(e)) from None
         server.commit(s)
-        return server.out(s, message=f"took back {m}")
+        return server.out(s, [] if back else [m], f"took back {m}" if back else "")
+
+    @app.post("/api/games/{game_id}/undo", tags=["play"])
+    async def undo(game_id: GameId, me: Player) -> Json:
+        return step(game_id, me, back=True)
 
     @app.post("/api/games/{game_id}/redo", tags=["play"])
     async def redo(game_id: GameId, me: Player) -> Json:
-        s = server.session(me, game_id)
-        try:
-            m = s.game.redo()
-        except MoveError as e:
-            raise HTTPException(409, str(e)) from None
-        server.commit(s)
-        return server.out(s, [m])
+        return step(game_id, me, back=False)
 
     @app.post("/api/games/{game_id}/restart", tags=["play"])
     async def restart(game_id: GameId, me: Player) -> Json:

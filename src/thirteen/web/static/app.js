@@ -23,6 +23,7 @@
   let analysisTimer = 0;
   let queue = Promise.resolve();
   let pending = 0;
+  let typedBoard = null; // the last typed-in deal, to deal again when an option changes
 
   // ---- talking to the server --------------------------------------------------------------
   async function api(method, path, body) {
@@ -174,6 +175,15 @@
     return card;
   }
 
+  // A row of piles that the arrow keys move through; index orders the rows top to bottom.
+  function group(cls, label, index) {
+    const g = el("div", cls);
+    g.setAttribute("role", "group");
+    g.setAttribute("aria-label", label);
+    g.dataset.group = String(index);
+    return g;
+  }
+
   function makePile(id, cls, label) {
     const p = el("div", `pile ${cls}`);
     p.dataset.pile = id;
@@ -206,10 +216,7 @@
     board.style.setProperty("--per-row-wide", String(n));
     board.style.setProperty("--per-row-narrow", String(Math.ceil(n / 2)));
 
-    const row = el("div", "row foundations");
-    row.setAttribute("role", "group");
-    row.setAttribute("aria-label", "Foundations");
-    row.dataset.group = "0";
+    const row = group("row foundations", "Foundations", 0);
     for (const f of v.foundations) {
       const top = f.cards[f.cards.length - 1];
       const kind = f.name[0] === "k" ? "king foundation" : "foundation";
@@ -224,10 +231,7 @@
     }
     board.append(row);
 
-    const tableau = el("div", "tableau");
-    tableau.setAttribute("role", "group");
-    tableau.setAttribute("aria-label", "Columns");
-    tableau.dataset.group = "1";
+    const tableau = group("tableau", "Columns", 1);
     v.columns.forEach((col, i) => {
       const id = `c${i + 1}`;
       const p = makePile(id, "column", `Column ${i + 1}: ${listCards(col)}`);
@@ -264,10 +268,7 @@
       board.append(mrow);
     }
 
-    const row = el("div", "row top foundations");
-    row.setAttribute("role", "group");
-    row.setAttribute("aria-label", "Foundations");
-    row.dataset.group = "0";
+    const row = group("row top foundations", "Foundations", 0);
     for (const f of v.foundations) {
       const top = f.cards[f.cards.length - 1];
       const wrap = el("div", "stack");
@@ -285,10 +286,7 @@
     }
     board.append(row);
 
-    const mid = el("div", "row stock-row");
-    mid.setAttribute("role", "group");
-    mid.setAttribute("aria-label", "Stock");
-    mid.dataset.group = "1";
+    const mid = group("row stock-row", "Stock", 1);
     const more = Math.max(0, v.stock_left - 1);
     const rest = el("div", "stack");
     const back = el("div", "pile slot stock-rest");
@@ -310,10 +308,7 @@
     mid.append(rest, wrap);
     board.append(mid);
 
-    const wrow = el("div", "row waste-row");
-    wrow.setAttribute("role", "group");
-    wrow.setAttribute("aria-label", "Waste piles");
-    wrow.dataset.group = "2";
+    const wrow = group("row waste-row", "Waste piles", 2);
     v.waste.forEach((pile, i) => {
       const id = `w${i + 1}`;
       const wrapW = el("div", "stack");
@@ -393,7 +388,7 @@
     $("auto-finish").disabled = !inPlay;
     $("new-deal").disabled = !G;
     if (G) {
-      const name = G.number ? `${G.title} · deal ${G.number}` : G.title;
+      const name = `${G.title} · ${G.number ? `deal ${G.number}` : "your deal"}`;
       $("deal-title").textContent = name;
       document.title = `${name} · thirteen`;
       const select = $("game-select");
@@ -471,6 +466,7 @@
       else history.replaceState(null, "", data.url);
     }
     render(opts.moved);
+    showOptions();
     document.body.dataset.ply = String(G.moves.length);
     document.body.dataset.status = G.status;
     document.body.dataset.game = String(G.id);
@@ -552,9 +548,62 @@
     say(`Hint: ${words}. ${h.message || ""}`.trim());
   }
 
+  function variantOf(name) {
+    return variants.find((x) => x.name === name);
+  }
+
+  // The options the controls set, for a game that takes options (the server refuses them
+  // for the others).
+  function chosenOptions(name) {
+    const v = variantOf(name);
+    if (!v || !Object.keys(v.options).length) return {};
+    return { worry_back: $("opt-worry-back").checked, foundations: $("opt-foundations").value };
+  }
+
+  // The controls show the options of the game on the table.
+  function showOptions() {
+    const v = variantOf(G.game);
+    const takes = Boolean(v && Object.keys(v.options).length);
+    $("options").hidden = !takes;
+    if (!takes) return;
+    const value = (key) => (key in G.options ? G.options[key] : v.options[key]);
+    $("opt-worry-back").checked = Boolean(value("worry_back"));
+    $("opt-foundations").value = value("foundations");
+  }
+
+  // A changed option deals the same cards again under the new rules.
+  function optionChanged() {
+    if (G.number) newDeal(G.number);
+    else if (typedBoard && typedBoard.game === G.game) dealBoard(typedBoard.text);
+    else say("The options apply from the next deal.");
+  }
+
+  function openBoardDialog() {
+    const v = variantOf(G ? G.game : $("game-select").value);
+    $("board-game").textContent = v ? v.title : "";
+    $("board-error").textContent = "";
+    $("board-dialog").showModal();
+    $("board-text").focus();
+  }
+
+  // Deal a typed-in board; the server checks it and says which line is wrong.
+  async function dealBoard(text) {
+    const name = G ? G.game : $("game-select").value;
+    let data = null;
+    try {
+      data = await api("POST", "/api/games", { game: name, board: text, options: chosenOptions(name) });
+    } catch (e) {
+      return e.message;
+    }
+    typedBoard = { game: name, text };
+    setGame(data, { push: true });
+    announce(`${data.title}, your deal.`);
+    return null;
+  }
+
   async function newDeal(number) {
     const name = G ? G.game : $("game-select").value;
-    const body = { game: name, options: G && G.game === name ? G.options : {} };
+    const body = { game: name, options: chosenOptions(name) };
     if (number) body.number = number;
     else body.winnable = $("winnable").checked;
     if (body.winnable) say("Looking for a winnable deal…");
@@ -605,8 +654,7 @@
         announce("Cancelled.");
         return;
       }
-      const m = G.legal.find((x) => x.from === sel.from && x.count === sel.count && x.to === pile);
-      if (m) { play(m); return; }
+      if (playTo(sel.from, sel.count, pile)) return;
     }
     const c = count || counts(pile)[0];
     if (c && movesFrom(pile, c).length) { select(pile, c); return; }
@@ -614,6 +662,14 @@
     clearSel();
     if (was) announce(`${pileName(pile)} cannot take that.`);
     else if (count) announce("That card has no move.");
+  }
+
+  // Play the picked cards onto a pile, if the server listed that move; false when it did not.
+  // Clicks, the keyboard and drags all end here.
+  function playTo(from, count, to) {
+    const m = G.legal.find((x) => x.from === from && x.count === count && x.to === to);
+    if (m) play(m);
+    return Boolean(m);
   }
 
   function sendHome(pile) {
@@ -679,9 +735,7 @@
     const under = cancelled ? null : document.elementFromPoint(e.clientX, e.clientY);
     for (const c of d.els) { c.classList.remove("dragging"); c.style.transform = ""; }
     const target = under && under.closest("#board .pile");
-    const m = target && G.legal.find((x) => x.from === d.pile && x.count === d.count &&
-      x.to === target.dataset.pile);
-    if (m) { play(m); return; }
+    if (target && playTo(d.pile, d.count, target.dataset.pile)) return;
     clearSel();
     if (target && target.dataset.pile !== d.pile) announce(`${pileName(target.dataset.pile)} cannot take that.`);
   }
@@ -742,7 +796,7 @@
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
-    if ($("rules-dialog").open) return;
+    if (document.querySelector("dialog[open]")) return;
     const map = { u: "undo", r: "redo", h: "hint", a: "auto", n: "new" };
     const k = e.key.toLowerCase();
     if (map[k]) { e.preventDefault(); action(map[k]); }
@@ -753,7 +807,7 @@
   // ---- rules, routes and settings ----------------------------------------------------------
   function showRules() {
     const name = G ? G.game : $("game-select").value;
-    const v = variants.find((x) => x.name === name);
+    const v = variantOf(name);
     if (!v) return;
     const box = $("rules-text");
     box.replaceChildren();
@@ -823,6 +877,19 @@
       $(id).addEventListener("click", () => action(name));
     }
     $("rules-button").addEventListener("click", showRules);
+    $("opt-worry-back").addEventListener("change", optionChanged);
+    $("opt-foundations").addEventListener("change", optionChanged);
+    $("board-button").addEventListener("click", openBoardDialog);
+    $("board-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (e.submitter && e.submitter.value === "cancel") { $("board-dialog").close(); return; }
+      const text = $("board-text").value;
+      if (!text.trim()) { $("board-error").textContent = "Type or paste a deal first."; return; }
+      $("board-error").textContent = "";
+      const error = await dealBoard(text);
+      if (error) $("board-error").textContent = error;
+      else $("board-dialog").close();
+    });
     $("auto-moves").addEventListener("change", (e) => {
       localStorage.setItem("thirteen.auto", e.target.checked ? "1" : "0");
     });
