@@ -219,7 +219,7 @@ def small_position(variant: Variant, rng: random.Random, out: int, ncols: int) -
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["bakers-dozen", "spanish-patience", "portuguese-solitaire",
-                        "good-measure", "castles-in-spain"]),
+                        "good-measure", "castles-in-spain", "spanish-patience-rank"]),
        st.booleans(), st.integers(0, 2**32), st.integers(4, 9), st.integers(2, 5))
 def test_verdicts_match_the_unpruned_engine_search(game: str, worry: bool, seed: int, out: int,
                                                     ncols: int) -> None:
