@@ -344,17 +344,6 @@ def test_thoughtful_calculation_solves_and_replays(game: str, number: int) -> No
     assert_sound(state, result)
 
 
-@pytest.mark.parametrize("number", [2, 8, 27])
-def test_what_the_fair_player_wins_the_thoughtful_search_solves_at_once(number: int) -> None:
-    state = new_state("calculation", number)
-    assert isinstance(state, CalcState)
-    fair = fair_play(state)
-    assert fair.verdict == "solved"
-    result = solve(state, Budget(max_nodes=len(fair.moves) + 5, max_seconds=5.0))
-    assert result.verdict == "solved"
-    assert_sound(state, result)
-
-
 def test_calculation_tiny_unsolvable() -> None:
     v = GAMES["calculation"]
     found = tuple(tuple(Card(r, 0) for r in v.sequence(p)[:-1]) for p in range(4))

@@ -1,23 +1,25 @@
 """The Calculation family: a thoughtful solver (the stock order known) and a fair player.
 
-Suits never matter in these games (foundations are built by rank), so the search works on
-ranks only: a position is the number of stock cards turned, the height of each foundation
-and the waste piles as ``bytes`` of ranks. The thoughtful search is a depth-first search with
-a transposition table (waste piles sorted in the key: they are interchangeable), exact
-symmetries and one dead-end proof (rule C1, `_Calc.dead`), argued in docs/solver.md.
+Suits never matter in these games (foundations are built by rank), so both work on ranks
+only: a position is the number of stock cards turned, the height of each foundation and the
+waste piles as ``bytes`` of ranks. The thoughtful search is a depth-first search with a
+transposition table (waste piles sorted in the key: they are interchangeable), forced moves
+home (rule A1), bans that keep it from searching a move home put off to later (rule B1) and
+a dead-end proof (rule T1), all argued in docs/solver.md.
 
-The fair player sees what a player sees: the turned card, the waste piles and the
-foundations. It never reads ``stock[1:]``.
+The fair player sees what a player sees: the turned card, the waste piles, the foundations
+and which cards are still unseen (as a multiset). It never reads the stock order.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 
 from ..calculation import CalcState
 from ..moves import Move, Place
+from ..variants import Variant
 from .common import (
     DEFAULT_BUDGET,
     ENTRY_OVERHEAD,
@@ -29,188 +31,255 @@ from .common import (
 )
 
 STOCK = -1  # internal move source: the turned stock card
-#: The fair player: what putting a card on an empty waste pile costs, against the gap (in
+NEVER = 99  # index of a rank a foundation never takes
+#: The fair player: random orders of the unseen cards it tries each move on.
+FAIR_SAMPLES = 8
+#: The rule of thumb: what putting a card on an empty waste pile costs, against the gap (in
 #: cards) between it and the top card it would cover; covering a card wanted sooner costs 100
 #: and more.
 EMPTY_PILE_COST = 3.0
-MEAN_FOR_SEARCH = True  # the thoughtful search orders waste piles as the fair player does
+ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
+ROLLOUT_SHARE = 20
 
 IMove = tuple[int, int, int]  # (source: STOCK or waste pile, kind: 0 foundation / 1 waste, index)
 
 
+class _Rules:
+    """What a variant's foundations take: ``seqs[f]`` the ranks in order, ``index[f][r]`` the
+    place of rank ``r`` in it (NEVER if foundation ``f`` never takes ``r``)."""
+
+    def __init__(self, variant: Variant, nf: int) -> None:
+        self.seqs = [variant.sequence(f) for f in range(nf)]
+        self.index = [[NEVER] * 14 for _ in range(nf)]
+        for f, seq in enumerate(self.seqs):
+            for k, r in enumerate(seq):
+                self.index[f][r] = k
+
+
 class _Calc:
-    def __init__(self, state: CalcState, fair: bool = False) -> None:
-        """``fair``: keep only the turned card of the stock (what a player sees) and use the
-        fair player's measures."""
-        self.fair = fair
-        self.noise = 0.0  # probes of the thoughtful search: random noise on pile scores
-        self.rng = random.Random(0)
-        self.mean = fair or MEAN_FOR_SEARCH
-        v = state.variant
-        self.seqs = [v.sequence(p) for p in range(len(state.foundations))]
+    """A position of the thoughtful search, played and taken back in place."""
+
+    def __init__(self, state: CalcState) -> None:
+        nf = len(state.foundations)
+        rules = _Rules(state.variant, nf)
+        self.seqs, self.index = rules.seqs, rules.index
+        self.nf = nf
         self.height = [len(p) for p in state.foundations]
+        self.need = [self._need(f) for f in range(nf)]
         self.waste = [bytes(c.rank for c in pile) for pile in state.waste]
-        self.stock = bytes(c.rank for c in (state.stock[:1] if fair else state.stock))
+        self.stock = bytes(c.rank for c in state.stock)
         self.pos = 0
-        # stock_sets[i]: the ranks still in the stock once i cards are turned (thoughtful
-        # search only: `prepare_search` fills it; the fair player never reads the stock).
-        self.stock_sets: list[frozenset[int]] = []
+        # ban[w]: foundations the top card of waste pile w may never go to (rule B1); sban:
+        # the same for the turned card. A ban dies with the card's place (covered or gone).
+        self.ban = [0] * len(self.waste)
+        self.sban = 0
+        self.left: list[bytes] = []  # see `count_stock`
+        self.done = sum(len(s) for s in self.seqs)
+        self.dist_cache: dict[bytes, list[float]] = {}
 
-    def prepare_search(self) -> None:
-        self.stock_sets = [frozenset(self.stock[i:]) for i in range(len(self.stock) + 1)]
+    def count_stock(self) -> None:
+        """``left[i][r]``: copies of rank ``r`` in the stock once ``i`` cards are turned (for
+        `dead`; only the thoughtful search, which knows the stock, calls it)."""
+        counts = [0] * 14
+        self.left = [bytes(counts)]
+        for card in reversed(self.stock):
+            counts[card] += 1
+            self.left.append(bytes(counts))
+        self.left.reverse()
 
-    def dead(self) -> bool:
-        """True if no winning line remains (rule C1 of docs/solver.md).
-
-        S starts as the unfinished foundations whose next rank is no longer in the stock. A
-        foundation stays in S while every copy of its next rank in the waste lies under a
-        card that only foundations of S could ever take. If S is not empty at the end, the
-        first foundation of S to receive a card would need a copy freed by a foundation of S
-        that received one before: so none ever does, and the game is lost.
-        """
-        left = self.stock_sets[self.pos]
-        stuck = {f for f in range(len(self.seqs))
-                 if self.height[f] < len(self.seqs[f]) and self.need(f) not in left}
-        if not stuck:
-            return False
-        while True:
-            # Ranks that only foundations of S could ever take.
-            free = {z for g in range(len(self.seqs)) if g not in stuck
-                    for z in self.seqs[g][self.height[g]:]}
-
-            def only_stuck(rank: int, free: set[int] = free) -> bool:
-                return rank not in free
-
-            removed = False
-            for f in list(stuck):
-                x = self.need(f)
-                for pile in self.waste:
-                    for k, card in enumerate(pile):
-                        if card == x and not any(only_stuck(z) for z in pile[k + 1:]):
-                            stuck.discard(f)
-                            removed = True
-                            break
-                    if f not in stuck:
-                        break
-                if removed:
-                    break
-            if not stuck:
-                return False
-            if not removed:
-                return True
-
-    def need(self, f: int) -> int:
-        """The rank foundation ``f`` takes next, or 0 when it is complete."""
+    def _need(self, f: int) -> int:
         seq, h = self.seqs[f], self.height[f]
         return seq[h] if h < len(seq) else 0
 
     def won(self) -> bool:
-        return all(h == len(s) for h, s in zip(self.height, self.seqs, strict=True))
+        return sum(self.height) == self.done
 
-    def key(self) -> bytes:
-        return bytes([self.pos]) + bytes(self.height) + b"\0".join(sorted(self.waste))
+    def wanted_elsewhere(self, rank: int, f: int) -> bool:
+        """True if a foundation other than ``f`` still takes ``rank``."""
+        height = self.height
+        return any(ix[rank] >= height[g] and ix[rank] < NEVER
+                   for g, ix in enumerate(self.index) if g != f)
 
-    def do(self, m: IMove) -> None:
+    def snapshot(self) -> tuple[list[bytes], list[int], list[int], int, list[int], int]:
+        return (self.waste[:], self.height[:], self.need[:], self.pos, self.ban[:], self.sban)
+
+    def restore(self, snap: tuple[list[bytes], list[int], list[int], int, list[int], int]
+                ) -> None:
+        waste, height, need, self.pos, ban, self.sban = snap
+        self.waste, self.height, self.need, self.ban = waste[:], height[:], need[:], ban[:]
+
+    def play(self, m: IMove) -> None:
+        """One move; bans follow the rules of B1 (a ban on ``f`` dies when ``f`` moves on)."""
         src, kind, idx = m
         if src == STOCK:
             card = self.stock[self.pos]
             self.pos += 1
+            carried = self.sban
+            self.sban = 0
         else:
             pile = self.waste[src]
             card = pile[-1]
             self.waste[src] = pile[:-1]
+            self.ban[src] = 0
+            carried = 0
         if kind == 0:
             self.height[idx] += 1
+            self.need[idx] = self._need(idx)
+            bit = ~(1 << idx)
+            self.ban = [b & bit for b in self.ban]
+            self.sban &= bit
         else:
-            self.waste[idx] = self.waste[idx] + bytes([card])
+            self.waste[idx] += bytes([card])
+            self.ban[idx] = carried
 
-    def undo(self, m: IMove) -> None:
-        src, kind, idx = m
-        if kind == 0:
-            self.height[idx] -= 1
-            card = self.seqs[idx][self.height[idx]]
-        else:
-            pile = self.waste[idx]
-            card = pile[-1]
-            self.waste[idx] = pile[:-1]
-        if src == STOCK:
-            self.pos -= 1
-        else:
-            self.waste[src] = self.waste[src] + bytes([card])
-
-    def distance(self, rank: int) -> float:
-        """How far off ``rank`` is, in cards the foundations must take first (99: no
-        foundation wants it): the mean over the foundations still wanting it for the fair
-        player (it won 3.5 times more deals than the minimum), the minimum for the
-        thoughtful search (which solved more deals with it)."""
-        total = 0
-        count = 0
-        best = 99
-        for f, seq in enumerate(self.seqs):
-            h = self.height[f]
-            for k in range(h, len(seq)):
-                if seq[k] == rank:
-                    total += k - h
-                    count += 1
-                    best = min(best, k - h)
-                    break
-        if not self.mean:
-            return float(best)
-        return total / count if count else 99.0
-
-    def home_moves(self, src: int, card: int) -> list[IMove]:
-        return [(src, 0, f) for f in range(len(self.seqs)) if self.need(f) == card]
-
-    def moves(self) -> list[IMove]:
-        """Every move, best first: the fair player's choice, then waste to foundations, stock
-        to foundations, stock to waste. (So the search's first line is the fair player's
-        game: whatever the fair player wins, the thoughtful search solves at once.)"""
+    def forced(self) -> list[IMove] | None:
+        """Play every move home that rule A1 forces; the moves, or None if a forced card is
+        banned from its only foundation (then the position is lost)."""
         out: list[IMove] = []
-        for w, pile in enumerate(self.waste):
-            if pile:
-                out += self.home_moves(w, pile[-1])
-        if self.pos < len(self.stock):
-            card = self.stock[self.pos]
-            out += self.home_moves(STOCK, card)
-            out += [(STOCK, 1, w) for w in self.waste_order(card)]
-        first = self.fair_choice()
-        if first is not None and out and out[0] != first:
-            out.remove(first)
-            out.insert(0, first)
+        again = True
+        while again:
+            again = False
+            for src in [STOCK, *range(len(self.waste))]:
+                if src == STOCK:
+                    if self.pos >= len(self.stock):
+                        continue
+                    card, ban = self.stock[self.pos], self.sban
+                else:
+                    if not self.waste[src]:
+                        continue
+                    card, ban = self.waste[src][-1], self.ban[src]
+                for f in range(self.nf):
+                    if self.need[f] == card and not self.wanted_elsewhere(card, f):
+                        if ban >> f & 1:
+                            return None
+                        m = (src, 0, f)
+                        self.play(m)
+                        out.append(m)
+                        again = True
+                        break
         return out
 
-    def fair_choice(self) -> IMove | None:
-        """The fair player's move; reads the stock only at ``pos`` (the turned card)."""
+    def key(self) -> bytes:
+        piles = sorted(bytes([len(p), b]) + p for p, b in zip(self.waste, self.ban, strict=True))
+        return bytes([self.pos, self.sban, *self.height]) + b"".join(piles)
+
+    def dead(self) -> bool:
+        """True if no winning line remains (rule T1 of docs/solver.md).
+
+        T starts as every waste card. A rank is *blocked* if no copy is in the stock and every
+        copy in the waste lies strictly under a card of T. A card stays in T while every
+        foundation that may take it must first take a blocked rank. If T is not empty at the
+        end, the first card of T to go home would need a blocked rank home before it, whose
+        copy needed a card of T gone before it: so none ever goes, and the game is lost.
+        Only the highest card of T in each pile matters for blocking (``top[w]``), and
+        whether a card stays in T depends only on its rank (and its ban, on a top card)."""
+        waste, left, seqs, height = self.waste, self.left[self.pos], self.seqs, self.height
+        top = [len(p) - 1 for p in waste]
+        while True:
+            free = [c > 0 for c in left]
+            for w, pile in enumerate(waste):
+                for r in pile[max(top[w], 0):]:
+                    free[r] = True
+            # first[g]: where foundation g's first blocked rank lies in its sequence; ranks
+            # before it (and it) are ones g may take before any blocked one: not trapped.
+            first = []
+            trapped = [True] * 14
+            for seq, h in zip(seqs, height, strict=True):
+                k = h
+                while k < len(seq) and free[seq[k]]:
+                    trapped[seq[k]] = False
+                    k += 1
+                if k < len(seq):
+                    trapped[seq[k]] = False
+                first.append(k)
+            ranks = [r for r in range(1, 14) if trapped[r]]
+            changed = False
+            for w, pile in enumerate(waste):
+                if top[w] < 0:
+                    continue
+                new = max((pile.rfind(r, 0, top[w] + 1) for r in ranks), default=-1)
+                if top[w] == len(pile) - 1 and new < top[w] and self.ban[w] \
+                        and self.trapped_top(pile[-1], self.ban[w], first):
+                    new = top[w]
+                if new != top[w]:
+                    top[w] = new
+                    changed = True
+            if not changed:
+                return any(t >= 0 for t in top)
+
+    def trapped_top(self, card: int, ban: int, first: list[int]) -> bool:
+        """Whether a top card with bans ``ban`` stays in T (see `dead`)."""
+        return all(not self.height[g] <= ix[card] < NEVER or ban >> g & 1 or first[g] < ix[card]
+                   for g, ix in enumerate(self.index))
+
+    def distances(self) -> list[float]:
+        """How far off each rank is: the mean, over the foundations still wanting it, of the
+        cards each must take first (99 if none wants it). Cached by foundation heights."""
+        key = bytes(self.height)
+        got = self.dist_cache.get(key)
+        if got is None:
+            total = [0] * 14
+            count = [0] * 14
+            for seq, h in zip(self.seqs, self.height, strict=True):
+                for k in range(h, len(seq)):
+                    total[seq[k]] += k - h
+                    count[seq[k]] += 1
+            got = [t / c if c else 99.0 for t, c in zip(total, count, strict=True)]
+            self.dist_cache[key] = got
+        return got
+
+    def moves(self) -> list[IMove]:
+        """Every move worth trying, best first: waste tops home, the turned card home, the
+        turned card onto a waste pile (the piles ordered as the fair player orders them, one
+        of each set of equal piles)."""
+        out: list[IMove] = []
+        seen: set[tuple[bytes, int]] = set()
+        for w, pile in enumerate(self.waste):
+            if pile and (pile, self.ban[w]) not in seen:
+                seen.add((pile, self.ban[w]))
+                out += [(w, 0, f) for f in range(self.nf)
+                        if self.need[f] == pile[-1] and not self.ban[w] >> f & 1]
+        if self.pos < len(self.stock):
+            card = self.stock[self.pos]
+            out += [(STOCK, 0, f) for f in range(self.nf)
+                    if self.need[f] == card and not self.sban >> f & 1]
+            out += [(STOCK, 1, w) for w in self.waste_order(card)]
+        return out
+
+    def greedy_move(self) -> IMove | None:
+        """The rule of thumb the rollouts start from: a waste top home, else the turned card
+        home, else the turned card onto the first pile of `waste_order`."""
         for w, pile in enumerate(self.waste):
             if pile:
-                homes = self.home_moves(w, pile[-1])
-                if homes:
-                    return _best_home(self, homes)  # a waste top home frees a pile
+                for f in range(self.nf):
+                    if self.need[f] == pile[-1] and not self.ban[w] >> f & 1:
+                        return (w, 0, f)
         if self.pos >= len(self.stock):
             return None
         card = self.stock[self.pos]
-        homes = self.home_moves(STOCK, card)
-        if homes:
-            return _best_home(self, homes)
+        for f in range(self.nf):
+            if self.need[f] == card and not self.sban >> f & 1:
+                return (STOCK, 0, f)
         return (STOCK, 1, self.waste_order(card)[0])
 
     def waste_order(self, card: int) -> list[int]:
-        """Waste piles for ``card``, best first, one of each set of equal piles."""
-        d = self.distance(card)
+        """Waste piles for ``card``, best first, one of each set of equal piles: the pile whose
+        top is wanted soonest after ``card``, an empty pile as if its gap were
+        `EMPTY_PILE_COST`, a pile whose top is wanted before ``card`` last."""
+        dist = self.distances()
+        d = dist[card]
         scored: list[tuple[float, int]] = []
-        seen: set[bytes] = set()
+        seen: set[tuple[bytes, int]] = set()
         for w, pile in enumerate(self.waste):
-            if pile in seen:
+            if (pile, self.ban[w]) in seen:
                 continue  # equal piles (e.g. two empty ones) give equal positions
-            seen.add(pile)
+            seen.add((pile, self.ban[w]))
             if not pile:
-                score = EMPTY_PILE_COST if self.mean else 50.0
+                score = EMPTY_PILE_COST
             else:
-                dt = self.distance(pile[-1])
+                dt = dist[pile[-1]]
                 score = dt - d if d <= dt else 100 + d - dt
             scored.append((score, w))
-        if self.noise:
-            scored = [(score + self.noise * self.rng.random(), w) for score, w in scored]
         scored.sort()
         return [w for _, w in scored]
 
@@ -221,116 +290,240 @@ def _to_move(m: IMove) -> Move:
     return Move(source, Place("f" if kind == 0 else "w", idx))
 
 
-class _CalcSearch:
-    """A resumable depth-first search (see `search_calculation`)."""
+Snapshot = tuple[list[bytes], list[int], list[int], int, list[int], int]
 
-    def __init__(self, state: CalcState, clock: Clock, noise: float = 0.0,
-                 seed: int = 0) -> None:
-        self.calc = _Calc(state)
-        self.calc.prepare_search()
-        self.calc.noise = noise
-        self.calc.rng = random.Random(seed)
+
+class _Frame:
+    """One position on the search path: its moves, the next to try and how to get back."""
+
+    __slots__ = ("moves", "next", "snap", "played")
+
+    def __init__(self, moves: list[IMove], snap: Snapshot, played: list[IMove]) -> None:
+        self.moves = moves
+        self.next = 0
+        self.snap = snap
+        self.played = played  # the moves (chosen and forced) that led here
+
+
+class _CalcSearch:
+    """The exhaustive depth-first search, resumable (see `search_calculation`)."""
+
+    def __init__(self, state: CalcState, clock: Clock) -> None:
+        self.calc = calc = _Calc(state)
+        calc.count_stock()
         self.clock = clock
-        self.tt: set[bytes] = {self.calc.key()}
-        self.stack: list[Iterator[IMove]] = [iter(self.calc.moves())]
-        self.path: list[IMove] = []
-        self.bytes_per_state = sys.getsizeof(self.calc.key()) + ENTRY_OVERHEAD
+        forced = calc.forced()
+        self.start_lost = forced is None or calc.dead()
+        self.tt: set[bytes] = {calc.key()}
+        self.stack = [_Frame(calc.moves(), calc.snapshot(), forced or [])]
+        self.bytes_per_state = sys.getsizeof(calc.key()) + ENTRY_OVERHEAD
+
+    def line(self) -> list[IMove]:
+        return [m for frame in self.stack for m in frame.played]
 
     def steps(self, limit: float) -> str | None:
-        """Search ``limit`` more positions: ``solved`` (the line is in ``path``),
-        ``unsolvable``, or None when paused. Raises `OutOfBudget`."""
-        calc, clock, tt, stack, path = self.calc, self.clock, self.tt, self.stack, self.path
+        """Search ``limit`` more positions: ``solved`` (the line is `line`), ``unsolvable``,
+        or None when paused. Raises `OutOfBudget`."""
+        calc, clock, tt, stack = self.calc, self.clock, self.tt, self.stack
+        if self.start_lost:
+            return "unsolvable"
+        if calc.won():
+            return "solved"
         stop = clock.nodes + limit
         while stack:
-            m = next(stack[-1], None)
-            if m is None:
+            frame = stack[-1]
+            if frame.next > 0:
+                # The previous child failed: back to this position, and if that child was a
+                # move home, ban its card from that foundation for the siblings (rule B1).
+                calc.restore(frame.snap)
+                src, kind, idx = frame.moves[frame.next - 1]
+                if kind == 0:
+                    if src == STOCK:
+                        calc.sban |= 1 << idx
+                    else:
+                        mine = (calc.waste[src], calc.ban[src])
+                        for w in range(len(calc.waste)):
+                            if (calc.waste[w], calc.ban[w]) == mine:
+                                calc.ban[w] |= 1 << idx
+                    frame.snap = calc.snapshot()
+            if frame.next >= len(frame.moves):
                 stack.pop()
-                if path:
-                    calc.undo(path.pop())
                 continue
-            calc.do(m)
+            m = frame.moves[frame.next]
+            frame.next += 1
+            calc.play(m)
+            forced = calc.forced()
+            if forced is None:
+                continue
             if calc.won():
-                path.append(m)
+                stack.append(_Frame([], calc.snapshot(), [m, *forced]))
                 return "solved"
             k = calc.key()
             if k in tt:
-                calc.undo(m)
                 continue
             tt.add(k)
             clock.nodes += 1
             if clock.nodes % clock.every == 0:
                 clock.check(len(tt) + clock.extra_states, self.bytes_per_state)
             if calc.dead():
-                calc.undo(m)
                 continue
-            path.append(m)
-            stack.append(iter(calc.moves()))
+            stack.append(_Frame(calc.moves(), calc.snapshot(), [m, *forced]))
             if clock.nodes >= stop:
                 return None
         return "unsolvable"
 
 
+class _Found(Exception):
+    """A rollout won: ``line`` is the whole winning line from the start."""
+
+    def __init__(self, line: list[IMove]) -> None:
+        super().__init__()
+        self.line = line
+
+
+class _Rollouts:
+    """Nested rollouts (Yan et al.'s method for thoughtful Klondike, with Cazenave's memory of
+    the best line): the level-0 policy is the fair player's rule of thumb (`greedy_move`); the
+    level-n policy tries every move, follows each with the level-(n-1) policy to the end, and
+    keeps the line that took most cards home so far, playing its next move. Any follow-up that
+    wins is a solution. Each position played counts as a node."""
+
+    def __init__(self, state: CalcState, clock: Clock) -> None:
+        self.calc = _Calc(state)
+        self.clock = clock
+        self.path: list[IMove] = []
+
+    def play(self, m: IMove) -> None:
+        self.calc.play(m)
+        self.path.append(m)
+        clock = self.clock
+        clock.nodes += 1
+        if clock.nodes % clock.every == 0:
+            clock.check(clock.extra_states, ENTRY_OVERHEAD)
+
+    def policy(self, level: int) -> Generator[None, None, tuple[int, list[IMove]]]:
+        """Play the level-``level`` policy to the end (yielding now and then so that the
+        exhaustive search can run in between); the cards home at the end and the moves
+        played. Raises `_Found` on a win."""
+        calc, depth = self.calc, len(self.path)
+        best: list[IMove] = []
+        best_score = -1
+        while not calc.won():
+            if level == 0:
+                m = calc.greedy_move()
+                if m is None:
+                    break
+                self.play(m)
+                continue
+            options = calc.moves()
+            if not options:
+                break
+            if len(options) > 1 or not best:
+                for m in options:
+                    snap, here = calc.snapshot(), len(self.path)
+                    self.play(m)
+                    score, line = yield from self.policy(level - 1)
+                    calc.restore(snap)
+                    del self.path[here:]
+                    if score > best_score:
+                        best, best_score = [m, *line], score
+                    yield None
+            self.play(best[0])
+            best = best[1:]
+        if calc.won():
+            raise _Found(self.path[:])
+        return sum(calc.height), self.path[depth:]
+
+    def run(self, levels: int) -> Generator[None, None, None]:
+        """The policies of levels 1 to ``levels`` in turn, each from the start."""
+        start = self.calc.snapshot()
+        for level in range(1, levels + 1):
+            yield from self.policy(level)
+            self.calc.restore(start)
+            self.path.clear()
+
+
 def search_calculation(state: CalcState, budget: Budget) -> Result:
     """Thoughtful solver: the whole stock order is known.
 
-    Like the packer search, the exhaustive depth-first search runs in slices interleaved
-    with probes that order the waste piles with random noise (only the exhaustive search may
-    answer ``unsolvable``)."""
+    The exhaustive depth-first search (the only one that may answer ``unsolvable``) runs in
+    slices interleaved with nested rollouts (`_Rollouts`), which find most solutions: a
+    rollout position costs
+    about a twentieth of a search position, so the rollouts get `ROLLOUT_SHARE` times the
+    nodes of each slice."""
     clock = Clock(budget)
     main = _CalcSearch(state, clock)
-    if main.calc.won():
-        return Result("solved", (), 0, clock.elapsed(), 1)
-    if main.calc.dead():
-        return Result("unsolvable", (), 0, clock.elapsed(), 1, "dead end (rule C1) at the start")
-    limit = 2000
-    seed = 0
+    rollouts = _Rollouts(state, clock).run(ROLLOUT_LEVELS)
+    limit = 1000
+    line: list[IMove] | None = None
     try:
         while True:
             verdict = main.steps(limit)
-            winner = main
-            if verdict is None:
-                seed += 1
-                probe = _CalcSearch(state, clock, PROBE_NOISE, seed)
-                clock.extra_states = len(main.tt)
-                try:
-                    verdict = "solved" if probe.steps(limit) == "solved" else None
-                finally:
-                    clock.extra_states = 0
-                winner = probe
-                limit = int(limit * 1.5)
             if verdict == "unsolvable":
+                reason = ("dead end at the start" if main.start_lost
+                          else "search space exhausted")
                 return Result("unsolvable", (), clock.nodes, clock.elapsed(), len(main.tt),
-                              "search space exhausted")
+                              reason)
             if verdict == "solved":
-                moves = tuple(_to_move(x) for x in winner.path)
-                return checked_result(state, "solved", moves, clock.nodes, clock.elapsed(),
-                                      len(main.tt))
+                line = main.line()
+                break
+            stop = clock.nodes + ROLLOUT_SHARE * limit
+            clock.extra_states = len(main.tt)
+            try:
+                while clock.nodes < stop and next(rollouts, "done") is None:
+                    pass
+            except _Found as found:
+                line = found.line
+                break
+            finally:
+                clock.extra_states = 0
+            limit = int(limit * 1.5)
     except OutOfBudget as e:
         return Result("unknown", (), clock.nodes, clock.elapsed(), len(main.tt), str(e))
-
-
-PROBE_NOISE = 20.0
+    return checked_result(state, "solved", tuple(_to_move(x) for x in line), clock.nodes,
+                          clock.elapsed(), len(main.tt))
 
 
 # ---- the fair player ----------------------------------------------------------------------
 
 
 def fair_move(state: CalcState) -> Move | None:
-    """The fair player's next move: decided from the turned card, the waste piles and the
-    foundations only (never from the cards still in the stock)."""
-    choice = _Calc(state, fair=True).fair_choice()
-    return None if choice is None else _to_move(choice)
+    """The fair player's next move, decided from what a player sees: the turned card, the
+    waste piles, the foundations and the multiset of unseen cards (never their order).
 
-
-def _best_home(calc: _Calc, homes: list[IMove]) -> IMove:
-    """Of the foundations a card may go to, the one whose following card is most at hand."""
-    def score(m: IMove) -> tuple[int, int]:
-        f = m[2]
-        seq, h = calc.seqs[f], calc.height[f]
-        nxt = seq[h + 1] if h + 1 < len(seq) else 0
-        on_top = any(p and p[-1] == nxt for p in calc.waste)
-        return (0 if on_top else 1, h)
-    return min(homes, key=score)
+    Each legal move (one of each set of equal ones) is followed, in `FAIR_SAMPLES` random
+    orders of the unseen cards, by the rule of thumb (`_Calc.greedy_move`) to the end; the
+    move that took most cards home on average is played (ties: the rule of thumb's order).
+    The random orders are seeded by the visible position, so a position always gets the
+    same move."""
+    calc = _Calc(CalcState(state.variant, state.foundations, state.waste, state.stock[:1],
+                           state.markers))
+    options = calc.moves()
+    if len(options) <= 1:
+        return _to_move(options[0]) if options else None
+    unseen = bytes(sorted(c.rank for c in state.stock[1:]))
+    rng = random.Random(calc.key() + unseen)
+    worlds = []
+    for _ in range(FAIR_SAMPLES):
+        order = list(unseen)
+        rng.shuffle(order)
+        worlds.append(calc.stock + bytes(order))
+    start = calc.snapshot()
+    best, best_score = options[0], -1
+    for m in options:
+        score = 0
+        for world in worlds:
+            calc.restore(start)
+            calc.stock = world
+            calc.play(m)
+            g = calc.greedy_move()
+            while g is not None:
+                calc.play(g)
+                g = calc.greedy_move()
+            score += sum(calc.height) + (calc.done if calc.won() else 0)
+        if score > best_score:
+            best, best_score = m, score
+    return _to_move(best)
 
 
 def fair_play(state: CalcState, budget: Budget = DEFAULT_BUDGET) -> Result:

@@ -1,0 +1,207 @@
+"""The Calculation family's solver: solutions replay, the pruning rules (A1 forced moves home,
+B1 bans, T1 dead ends) agree with an unpruned search of the engine, hand-made positions with
+known answers, and the fair player never reads the stock order."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from functools import cache
+
+import pytest
+
+from thirteen.calculation import CalcState
+from thirteen.cards import Card
+from thirteen.game import new_state
+from thirteen.moves import Move
+from thirteen.solver import Budget, fair_move, fair_play, solve
+from thirteen.solver.calculation import _Calc, _CalcSearch, _to_move
+from thirteen.solver.common import Clock
+from thirteen.variants import GAMES
+
+QUICK = Budget(max_nodes=400_000, max_seconds=30.0, max_mb=512)
+
+
+def ranks(text: str, suit: int = 0) -> tuple[Card, ...]:
+    return tuple(Card("A23456789TJQK".index(t) + 1, suit) for t in text.split())
+
+
+def calc_state(found: list[int], waste: list[str], stock: str = "",
+               game: str = "calculation") -> CalcState:
+    """Foundation ``f`` holds the first ``found[f]`` ranks of its sequence."""
+    v = GAMES[game]
+    piles = tuple(tuple(Card(r, 0) for r in v.sequence(f)[:h]) for f, h in enumerate(found))
+    return CalcState(v, piles, tuple(ranks(w) for w in waste), ranks(stock, 1))
+
+
+def replays_to_a_win(state: CalcState, moves: tuple[Move, ...]) -> bool:
+    s = state
+    for m in moves:
+        s = s.apply(m)
+    return s.won
+
+
+@pytest.mark.parametrize("game,number", [
+    ("calculation", 3), ("calculation", 4), ("calculation", 11),
+    ("imaginary-thirteen", 1), ("imaginary-thirteen-pysol", 3),
+])
+def test_solved_deals_replay_to_a_win(game: str, number: int) -> None:
+    state = new_state(game, number)
+    assert isinstance(state, CalcState)
+    result = solve(state, QUICK)
+    assert result.verdict == "solved"
+    assert replays_to_a_win(state, result.moves)
+
+
+def test_a_king_home_is_not_always_right() -> None:
+    # f1 wants a king; f2 wants a jack, then a king. The king on w1 must wait: the king on
+    # top of the jack in w2 goes to f1 first. (So no move home is forced while two
+    # foundations want its rank; the search finds the line after banning w1-f1, rule B1.)
+    state = calc_state([12, 11, 13, 13], ["K", "J K"])
+    result = solve(state, QUICK)
+    assert result.verdict == "solved"
+    assert [str(m) for m in result.moves] == ["w2-f1", "w2-f2", "w1-f2"]
+    # The wrong king home first is a dead end (rule T1): the jack lies under a king that only
+    # f2 can take, after that very jack.
+    calc = _Calc(state.apply(Move.parse("w1-f1")))
+    calc.count_stock()
+    assert calc.dead()
+
+
+def test_a_card_over_one_its_only_foundation_needs_first_is_lost() -> None:
+    # Only f1 is unfinished: it wants a 10, a jack, a queen, a king. The queen sits on the
+    # jack: lost, proved at once. The same cards the other way up win.
+    lost = calc_state([9, 13, 13, 13], ["J Q", "K"], "T")
+    result = solve(lost, QUICK)
+    assert result.verdict == "unsolvable" and result.nodes <= 1
+    won = calc_state([9, 13, 13, 13], ["Q J", "K"], "T")
+    assert solve(won, QUICK).verdict == "solved"
+
+
+def test_blocked_ranks_chain_through_piles() -> None:
+    # f1 wants 9, then 10, J, Q, K; f2 is finished. The only 9 lies under the 10 in w1, and
+    # the only other card above it is on w2 ... every card waits for a card under another:
+    # w1 = 9 10 (the 10 needs the 9 first), so lost though the queen and king are free.
+    state = calc_state([8, 13, 13, 13], ["9 T", "J", "Q K"])
+    assert solve(state, QUICK).verdict == "unsolvable"
+
+
+def test_forced_moves_are_the_cards_only_one_foundation_wants() -> None:
+    # The 5 is wanted by f1 only (the others are finished); it goes home by itself (A1),
+    # and so does the 6 under it once the 5 is gone.
+    calc = _Calc(calc_state([4, 13, 13, 13], ["6 5", "7"], "8 9 T J Q K"))
+    played = calc.forced()
+    assert played is not None
+    assert played[:2] == [(1, 0, 0), (0, 0, 0)] or played[:2] == [(0, 0, 0), (0, 0, 0)]
+    assert calc.won()
+
+
+# ---- the pruned search against an unpruned search of the engine -------------------------
+
+
+def brute_force(state: CalcState) -> bool:
+    """Is ``state`` winnable? Every legal move of the engine, no pruning at all."""
+
+    @cache
+    def win(s: CalcState) -> bool:
+        if s.won:
+            return True
+        return any(win(s.apply(m)) for m in s.legal_moves())
+
+    return win(state)
+
+
+def endgames(game: str, number: int, cards_left: int, count: int) -> list[CalcState]:
+    """Positions with ``cards_left`` stock cards: the fair player's game up to a few cards
+    more, then random moves (random piles, so some of these are lost and some are not)."""
+    rng = random.Random(number)
+    start = new_state(game, number)
+    assert isinstance(start, CalcState)
+    s = start
+    while len(s.stock) > cards_left + 4 and (m := fair_move(s)) is not None:
+        s = s.apply(m)
+    out = []
+    for _ in range(count):
+        e = s
+        while len(e.stock) > cards_left and e.legal_moves():
+            e = e.apply(rng.choice(e.legal_moves()))
+        out.append(e)
+    return out
+
+
+@pytest.mark.parametrize("game,number,both", [
+    ("calculation", 4, True), ("calculation", 8, True), ("calculation", 2, False),
+    ("imaginary-thirteen", 1, False), ("imaginary-thirteen", 2, False),
+])
+def test_pruned_search_agrees_with_brute_force(game: str, number: int, both: bool) -> None:
+    verdicts = set()
+    for s in endgames(game, number, 6, 12):
+        truth = "solved" if brute_force(s) else "unsolvable"
+        search = _CalcSearch(s, Clock(Budget(max_nodes=None, max_seconds=None)))
+        assert search.steps(10**9) == truth, str(s.view())
+        verdicts.add(truth)
+        if truth == "solved":
+            line = tuple(_to_move(m) for m in search.line())
+            assert replays_to_a_win(s, line)
+    if both:  # these deals put both answers to the test
+        assert verdicts == {"solved", "unsolvable"}
+
+
+def test_dead_end_rule_never_fires_along_a_winning_line() -> None:
+    for number in (3, 4, 11):
+        state = new_state("calculation", number)
+        assert isinstance(state, CalcState)
+        result = solve(state, QUICK)
+        assert result.verdict == "solved"
+        s = state
+        for m in result.moves:
+            s = s.apply(m)
+            calc = _Calc(s)
+            calc.count_stock()
+            assert not calc.dead()
+
+
+def test_exhaustive_search_alone_proves_a_lost_endgame() -> None:
+    lost = [s for s in endgames("calculation", 2, 6, 12) if not brute_force(s)]
+    assert lost
+    for s in lost[:5]:
+        search = _CalcSearch(s, Clock(Budget(max_nodes=100_000, max_seconds=30.0)))
+        assert search.steps(100_000) == "unsolvable"
+
+
+# ---- the fair player ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game,number", [("calculation", 5), ("imaginary-thirteen", 3)])
+def test_fair_player_never_reads_the_stock_order(game: str, number: int) -> None:
+    # Along a whole game, the move at each position is the same when the unseen cards are
+    # shuffled into another order.
+    state = new_state(game, number)
+    assert isinstance(state, CalcState)
+    rng = random.Random(number)
+    s = state
+    for step in range(200):
+        move = fair_move(s)
+        rest = list(s.stock[1:])
+        rng.shuffle(rest)
+        other = dataclasses.replace(s, stock=s.stock[:1] + tuple(rest))
+        assert fair_move(other) == move, step
+        if move is None:
+            break
+        s = s.apply(move)
+
+
+def test_fair_player_wins_replay() -> None:
+    wins = 0
+    for number in range(1, 11):
+        state = new_state("calculation", number)
+        assert isinstance(state, CalcState)
+        result = fair_play(state)
+        s = state
+        for m in result.moves:
+            s = s.apply(m)
+        assert s.won == (result.verdict == "solved")
+        wins += s.won
+        if s.won:
+            assert solve(state, QUICK).verdict == "solved"  # a fair win is a solution
+    assert wins >= 1
