@@ -39,7 +39,7 @@ FAIR_SAMPLES = 8
 #: and more.
 EMPTY_PILE_COST = 3.0
 ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
-ROLLOUT_SHARE = 20
+ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
 
 IMove = tuple[int, int, int]  # (source: STOCK or waste pile, kind: 0 foundation / 1 waste, index)
 
@@ -388,10 +388,12 @@ class _Rollouts:
     keeps the line that took most cards home so far, playing its next move. Any follow-up that
     wins is a solution. Each position played counts as a node."""
 
-    def __init__(self, state: CalcState, clock: Clock) -> None:
+    def __init__(self, state: CalcState, clock: Clock, bytes_per_state: int) -> None:
         self.calc = _Calc(state)
         self.clock = clock
         self.path: list[IMove] = []
+        self.bytes_per_state = bytes_per_state  # of the exhaustive search's table, which
+        # the rollouts hold no entry of but whose memory counts while they run
 
     def play(self, m: IMove) -> None:
         self.calc.play(m)
@@ -399,7 +401,7 @@ class _Rollouts:
         clock = self.clock
         clock.nodes += 1
         if clock.nodes % clock.every == 0:
-            clock.check(clock.extra_states, ENTRY_OVERHEAD)
+            clock.check(clock.extra_states, self.bytes_per_state)
 
     def policy(self, level: int) -> Generator[None, None, tuple[int, list[IMove]]]:
         """Play the level-``level`` policy to the end (yielding now and then so that the
@@ -453,7 +455,7 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
     nodes of each slice."""
     clock = Clock(budget)
     main = _CalcSearch(state, clock)
-    rollouts = _Rollouts(state, clock).run(ROLLOUT_LEVELS)
+    rollouts = _Rollouts(state, clock, main.bytes_per_state).run(ROLLOUT_LEVELS)
     limit = 1000
     line: list[IMove] | None = None
     try:
