@@ -47,6 +47,14 @@ def test_play_from_a_pipe() -> None:
     assert "fH:AH" in r.stdout
 
 
+def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:
+    r = run("play", "bakers-dozen", "--difficulty", "easy", stdin="q\n")
+    assert r.returncode == 0 and r.stderr == ""
+    number = r.stdout.split("#", 1)[1].split(".", 1)[0]
+    rated = run("solve", "bakers-dozen", number, "--max-nodes", "1000")
+    assert "difficulty easy" in rated.stdout
+
+
 def test_check_reports_won_lost_in_play_and_the_first_illegal_move(tmp_path: Path) -> None:
     r = run("check", "bakers-dozen", "9", "c2-f")
     assert (r.returncode, r.stdout.strip()) == (1, "in play")
@@ -80,6 +88,7 @@ def test_check_lost(tmp_path: Path) -> None:
     ("check", "bakers-dozen"),
     ("rules", "castles", "--foundations", "diagonal"),
     ("play", "bisley", "--worry-back"),
+    ("play", "bakers-dozen", "--difficulty", "trivial"),
     ("solve", "bakers-dozen", "9", "--max-seconds", "-1"),
     ("solve", "bakers-dozen", "9", "--max-nodes", "many"),
     ("survey", "bakers-dozen", "--deals", "1-3", "--workers", "0"),

@@ -29,9 +29,11 @@ from thirteen.solver import (
     difficulty,
     fair_move,
     fair_play,
+    find_deal,
     hint,
     solve,
 )
+from thirteen.solver.services import EASY_NODES, MEDIUM_NODES
 from thirteen.variants import GAMES, Variant, get_variant
 
 FC_SOLVE = "/tmp/fcs-build/fc-solve"
@@ -413,6 +415,32 @@ def test_difficulty_from_effort() -> None:
     assert difficulty(Result("solved", (), 10**6, 0.0, 10)) == "hard"
     assert difficulty(Result("unsolvable", (), 10, 0.0, 10)) == "unwinnable"
     assert difficulty(Result("unknown", (), 10, 0.0, 10)) == "unknown"
+
+
+def test_find_deal_picks_by_difficulty() -> None:
+    variant = get_variant("bakers-dozen")
+    drawn: list[int] = []
+
+    def draw() -> int:
+        drawn.append(len(drawn) + 1)
+        return drawn[-1]
+
+    def rate(number: int, nodes: int) -> str:
+        state = start_state(variant, deal(variant, number))
+        return difficulty(solve(state, Budget(max_nodes=nodes, max_seconds=None, max_mb=256)))
+
+    number, rated = find_deal(variant, "medium", draw, seconds=120)
+    assert rated == "medium" and number == drawn[-1]
+    assert rate(number, MEDIUM_NODES) == "medium"
+    assert all(rate(n, MEDIUM_NODES) != "medium" for n in drawn[:-1])
+    drawn.clear()
+    number, rated = find_deal(variant, "easy", draw, seconds=120)
+    assert rated == "easy" and rate(number, EASY_NODES) == "easy"
+
+
+def test_find_deal_gives_up_in_time() -> None:
+    lost = get_variant("good-measure")  # deal 1 is proved lost
+    assert find_deal(lost, "winnable", lambda: 1, seconds=0.2) == (1, None)
 
 
 def test_full_deck_helper_is_52() -> None:  # guards the hand-made helpers above

@@ -13,9 +13,11 @@ import httpx
 import pytest
 
 from thirteen.calculation import CalcState
-from thirteen.deal import format_board
-from thirteen.game import Game
+from thirteen.deal import deal, format_board
+from thirteen.game import Game, start_state
 from thirteen.packer import PackerState
+from thirteen.solver import Budget, solve
+from thirteen.solver.services import EASY_NODES
 from thirteen.variants import get_variant
 from thirteen.web.process import ServerProcess
 
@@ -176,6 +178,16 @@ def test_auto_moves_hint_analysis(alice: httpx.Client) -> None:
     assert a["ply"] == len(played)
 
 
+def test_deals_by_difficulty(alice: httpx.Client) -> None:
+    variant = get_variant("bakers-dozen")
+    for wanted, nodes in (("easy", EASY_NODES), ("winnable", 100_000)):
+        g = new(alice, game="bakers-dozen", difficulty=wanted)
+        assert g["message"].startswith("An easy deal" if wanted == "easy" else "A deal the solver")
+        state = start_state(variant, deal(variant, int(g["number"])))
+        result = solve(state, Budget(max_nodes=nodes, max_seconds=None, max_mb=256))
+        assert result.verdict == "solved"
+
+
 def test_auto_finish_win_and_statistics(bob: httpx.Client) -> None:
     g = new(bob, game="bakers-dozen", number=9)
     gid = g["id"]
@@ -305,12 +317,13 @@ def test_bad_boards(alice: httpx.Client, text: str, status: int, words: str) -> 
     ({"game": "bakers-dozen", "number": True}, 422),
     ({"game": "bakers-dozen", "number": [9]}, 422),
     ({"game": "bakers-dozen", "surprise": 1}, 422),
-    ({"game": "bakers-dozen", "winnable": "yes"}, 422),
+    ({"game": "bakers-dozen", "difficulty": "trivial"}, 422),
+    ({"game": "bakers-dozen", "difficulty": True}, 422),
     ({"game": "bakers-dozen", "options": {"worry_back": "no"}}, 422),
     ({"game": "bakers-dozen", "options": {"colour": "blue"}}, 422),
     ({"game": "calculation", "options": {"worry_back": True}}, 400),
     ({"game": "bakers-dozen", "board": "KS", "number": 9}, 422),
-    ({"game": "bakers-dozen", "board": "KS", "winnable": True}, 422),
+    ({"game": "bakers-dozen", "board": "KS", "difficulty": "easy"}, 422),
     ({"game": "bakers-dozen", "board": "KS", "resume": True}, 422),
     ({"game": "bakers-dozen", "board": 9}, 422),
     ({"game": "x" * 65}, 422),

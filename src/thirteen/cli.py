@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -155,7 +156,20 @@ HELP = """Type a move (c3-c7, c3-c7:4, c3-f, c3-fa, fH-c4, s-w2, s-f5, w2-f5), o
   u undo   r redo   m list legal moves   a safe auto-moves   n restart   h help   q quit"""
 
 
+def _pick_deal(args: argparse.Namespace) -> None:
+    """With ``--difficulty`` and no deal given, draw deals until the solver rates one so."""
+    if args.difficulty is None or args.number is not None or args.board:
+        return
+    from .solver import find_deal
+
+    args.number, rated = find_deal(_variant(args), args.difficulty, random_number, seconds=10.0)
+    if rated is None:
+        print(f"no {args.difficulty} deal found in 10 s: deal {args.number} is random",
+              file=sys.stderr)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    _pick_deal(args)
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         from .tui import run_app
 
@@ -230,7 +244,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .solver import Budget, solve
+    from .solver import Budget, difficulty, solve
 
     game = _start(args)
     budget = Budget(max_nodes=args.max_nodes, max_seconds=args.max_seconds, max_mb=args.max_mb)
@@ -240,7 +254,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(f"{_title(game)}: {result.verdict}"
               + (f" ({result.reason})" if result.reason else ""))
-        print(f"nodes {result.nodes}, {result.seconds:.3f} s, peak states {result.peak_states}")
+        print(f"nodes {result.nodes}, {result.seconds:.3f} s, peak states {result.peak_states}, "
+              f"difficulty {difficulty(result)}")
         if result.moves:
             print(" ".join(str(m) for m in result.moves))
     return 0
@@ -293,6 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
             [deal_args])
     p.add_argument("--plain", action="store_true", help="plain text even in a terminal")
     p.add_argument("--db", help="SQLite file for saved games and statistics")
+    p.add_argument("--difficulty", choices=("winnable", "easy", "medium", "hard"),
+                   help="without N: a random deal the solver wins, or rates easy / medium / hard")
     p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit 0 only if won)",
             [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
@@ -365,6 +382,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `thirteen solve ... | head`: the reader left, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return code
 
 

@@ -1,5 +1,6 @@
 """The solver: ``solved`` (with moves the engine replays to a win), ``unsolvable`` (a proof)
-or ``unknown`` (a budget ran out), for every game; hints and difficulty on top.
+or ``unknown`` (a budget ran out), for every game; hints, difficulty and deals picked by
+it on top.
 
 See docs/solver.md for the search and the argument of safety of every pruning rule.
 """
@@ -15,7 +16,7 @@ from ..calculation import CalcState
 from ..game import State
 from .calculation import fair_move, fair_play, search_calculation
 from .common import DEFAULT_BUDGET, Budget, Result, Verdict
-from .services import DEAD_END, Difficulty, Hint, difficulty, hint
+from .services import DEAD_END, WANTED, Difficulty, Hint, Wanted, difficulty, find_deal, hint
 
 
 def _use_compiled(build: str) -> None:
@@ -47,6 +48,6 @@ def solve(state: State, budget: Budget = DEFAULT_BUDGET) -> Result:
 
 
 __all__ = [
-    "DEAD_END", "Budget", "Difficulty", "Hint", "Result", "Verdict", "difficulty", "fair_move",
-    "fair_play", "hint", "solve",
+    "DEAD_END", "WANTED", "Budget", "Difficulty", "Hint", "Result", "Verdict", "Wanted",
+    "difficulty", "fair_move", "fair_play", "find_deal", "hint", "solve",
 ]

@@ -1,4 +1,4 @@
-"""Player services on top of the search: hints and a difficulty rating.
+"""Player services on top of the search: hints, a difficulty rating, and deals picked by it.
 
 A hint in a game with hidden cards is *fair*: it never reads a face-down card nor the stock
 order. Castles in Spain is hinted by sampling: the face-down cards are dealt at random among
@@ -10,14 +10,18 @@ hinted by the fair player.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..calculation import CalcState
-from ..game import State
+from ..deal import deal
+from ..game import State, start_state
 from ..moves import Move
 from ..packer import PackerState
+from ..variants import Variant
 from .calculation import fair_move
 from .common import HINT_BUDGET, Budget, Result
 
@@ -28,6 +32,13 @@ Difficulty = Literal["easy", "medium", "hard", "unwinnable", "unknown"]
 #: Node counts that split solved deals into easy / medium / hard (see docs/solver.md).
 EASY_NODES = 1_000
 MEDIUM_NODES = 20_000
+#: What a player may ask a new deal to be: winnable (any solved deal) or of a difficulty.
+Wanted = Literal["winnable", "easy", "medium", "hard"]
+WANTED: tuple[Wanted, ...] = ("winnable", "easy", "medium", "hard")
+#: The node budget that can tell each wish: an easy deal is solved within EASY_NODES, a medium
+#: one within MEDIUM_NODES; a winnable or hard deal may need more.
+_WANT_NODES: dict[str, int] = {"easy": EASY_NODES, "medium": MEDIUM_NODES,
+                               "winnable": 100_000, "hard": 300_000}
 
 
 @dataclass(frozen=True)
@@ -121,3 +132,25 @@ def difficulty(result: Result) -> Difficulty:
     if result.nodes <= MEDIUM_NODES:
         return "medium"
     return "hard"
+
+
+def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
+              seconds: float = 3.0) -> tuple[int, Difficulty | None]:
+    """A deal number whose deal is ``wanted``, drawing numbers with ``draw()`` for at most
+    ``seconds``: (number, its difficulty), or (the last number drawn, None) when none was found
+    in time. The rating counts nodes, so it does not depend on how busy the machine is; the
+    time only bounds the wait. Cards hidden from the player are searched as known (the rating
+    is of the deal, and says nothing about where a face-down card lies)."""
+    end = time.monotonic() + seconds
+    while True:
+        number = int(draw())
+        state = start_state(variant, deal(variant, number))
+        left = max(0.05, end - time.monotonic())
+        if wanted == "winnable":
+            left = min(left, 0.5)  # many quick tries beat one long one here
+        rated = difficulty(_solve(state, Budget(max_nodes=_WANT_NODES[wanted],
+                                                max_seconds=left, max_mb=256)))
+        if rated == wanted or (wanted == "winnable" and rated in ("easy", "medium", "hard")):
+            return number, rated
+        if time.monotonic() >= end:
+            return number, None

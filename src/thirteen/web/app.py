@@ -11,7 +11,7 @@ other player asking for it gets 404, as if it did not exist.
 Endpoints (all JSON; OpenAPI at ``/api/openapi.json``):
 
 - ``GET /api/variants`` the games, with their rules; ``GET /api/variants/{name}`` one game;
-- ``POST /api/games`` a new game ``{"game", "number"?, "board"?, "winnable"?, "resume"?,
+- ``POST /api/games`` a new game ``{"game", "number"?, "board"?, "difficulty"?, "resume"?,
   "options"?}`` (``board``: a typed-in deal in fc-solve's board format, as
   ``thirteen deal GAME N --format board`` prints it);
 - ``GET /api/games`` the player's recent games; ``GET /api/games/current`` the latest unfinished;
@@ -45,6 +45,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, 
 from ..deal import MAX_DEAL, MIN_DEAL, random_number
 from ..game import Game, State
 from ..moves import IllegalMove, Move, MoveError
+from ..solver import Wanted
 from ..store import Store, new_token
 from ..variants import GAMES, OPTIONS, UnknownGame, Variant, get_variant
 from . import solving
@@ -114,8 +115,10 @@ class NewGame(BaseModel):
         default=None, min_length=1, max_length=3000,
         description="a typed-in deal in fc-solve's board format (`thirteen deal GAME N "
                     "--format board` prints one), instead of a number")
-    winnable: StrictBool = Field(
-        default=False, description="random deals only: draw until the solver wins the deal")
+    difficulty: Wanted | None = Field(
+        default=None,
+        description="random deals only: draw until the solver wins the deal (winnable) or rates "
+                    "it easy, medium or hard (by the positions its search needed)")
     resume: StrictBool = Field(
         default=False,
         description="return the player's unfinished game of this deal (or of this game when "
@@ -125,8 +128,8 @@ class NewGame(BaseModel):
     @model_validator(mode="after")
     def _one_deal(self) -> NewGame:
         """A board is a deal of its own: it comes with no number, search or resuming."""
-        if self.board is not None and (self.number is not None or self.winnable or self.resume):
-            raise ValueError("a board is the deal: give no number, winnable or resume with it")
+        if self.board is not None and (self.number is not None or self.difficulty or self.resume):
+            raise ValueError("a board is the deal: give no number, difficulty or resume with it")
         return self
 
 
@@ -475,8 +478,8 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
     @app.post("/api/games", status_code=201, tags=["play"])
     async def new_game(body: NewGame, me: Player) -> Json:
         """Start (or with ``resume``, find) a game: a numbered deal, a typed-in ``board`` (400
-        saying which line is wrong), a random deal, or a random deal the solver wins
-        (``winnable``)."""
+        saying which line is wrong), a random deal, or a random deal the solver wins or rates
+        easy, medium or hard (``difficulty``)."""
         try:
             variant = get_variant(body.game, **body.options.given())
         except UnknownGame as e:
@@ -502,12 +505,10 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
         number: int
         if body.number is not None:
             number = body.number
-        elif body.winnable:
+        elif body.difficulty is not None:
             async with server.solver_slots:
-                number, ok = await anyio.to_thread.run_sync(
-                    solving.winnable_number, variant, random_number)
-            message = ("A deal the solver wins." if ok else
-                       "No solver could vouch for a deal in time: this one is random.")
+                number, message = await anyio.to_thread.run_sync(
+                    solving.pick_deal, variant, body.difficulty, random_number)
         else:
             number = random_number()
         try:
@@ -602,8 +603,8 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
 
     @app.get("/api/games/{game_id}/hint", tags=["play"])
     async def hint(game_id: GameId, me: Player) -> Json:
-        """A move to try, from the solver when it is installed (seeing only what the player
-        sees); the game does not change."""
+        """A move to try, from the solver (seeing only what the player sees); the game does
+        not change."""
         state = server.session(me, game_id).game.state
         async with server.solver_slots:
             h = await anyio.to_thread.run_sync(solving.hint, state)
@@ -617,7 +618,7 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
     @app.get("/api/games/{game_id}/analysis", tags=["play"])
     async def analysis(game_id: GameId, me: Player) -> Json:
         """Whether a winning line remains: ``solved``, ``unsolvable``, ``unknown``, or None when
-        no solver is installed or the position hides cards from the player."""
+        the position hides cards from the player (or the solver failed)."""
         s = server.session(me, game_id)
         ply, state = len(s.game.moves), s.game.state
         if state not in s.analysis:
@@ -629,8 +630,7 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
         v = s.analysis[state]
         message = {"unsolvable": "No winning line remains.",
                    "solved": "A winning line remains."}.get(v or "", "")
-        return {"verdict": v, "message": message, "ply": ply,
-                "solver": solving.available()}
+        return {"verdict": v, "message": message, "ply": ply}
 
     @app.get("/api/stats", tags=["statistics"])
     async def all_stats(me: Player) -> dict[str, Json]:

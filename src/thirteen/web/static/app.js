@@ -605,8 +605,8 @@
     const name = G ? G.game : $("game-select").value;
     const body = { game: name, options: chosenOptions(name) };
     if (number) body.number = number;
-    else body.winnable = $("winnable").checked;
-    if (body.winnable) say("Looking for a winnable deal…");
+    else if ($("difficulty").value) body.difficulty = $("difficulty").value;
+    if (body.difficulty) say(`Looking for ${body.difficulty === "easy" ? "an" : "a"} ${body.difficulty} deal…`);
     const data = await request("POST", "/api/games", body);
     if (data) {
       setGame(data, { push: true });
@@ -844,7 +844,8 @@
   function loadSettings() {
     const auto = localStorage.getItem("thirteen.auto") === "1";
     $("auto-moves").checked = auto;
-    $("winnable").checked = localStorage.getItem("thirteen.winnable") === "1";
+    const wanted = localStorage.getItem("thirteen.difficulty") || "";
+    if ([...$("difficulty").options].some((o) => o.value === wanted)) $("difficulty").value = wanted;
     setTimerHidden(localStorage.getItem("thirteen.timer") === "hidden");
   }
 
@@ -893,8 +894,8 @@
     $("auto-moves").addEventListener("change", (e) => {
       localStorage.setItem("thirteen.auto", e.target.checked ? "1" : "0");
     });
-    $("winnable").addEventListener("change", (e) => {
-      localStorage.setItem("thirteen.winnable", e.target.checked ? "1" : "0");
+    $("difficulty").addEventListener("change", (e) => {
+      localStorage.setItem("thirteen.difficulty", e.target.value);
     });
     $("timer-toggle").addEventListener("click", () => {
       const hidden = !$("timer").classList.contains("hidden");
