@@ -9,11 +9,13 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
+from thirteen import solver
 from thirteen.cards import Card, full_deck
 from thirteen.deal import Layout
 from thirteen.game import Game, start_state
 from thirteen.packer import PackerState
 from thirteen.solver import Hint
+from thirteen.solver.services import EASY_NODES
 from thirteen.store import Store
 from thirteen.tui import (
     LETTERS,
@@ -167,6 +169,20 @@ async def test_new_deal_by_number_and_help(store: Store) -> None:
         await pilot.pause()
         assert app.game.number != 24
     assert store.stats("local", "bakers-dozen")["lost"] == 1
+
+
+@pytest.mark.asyncio
+async def test_a_deal_the_solver_rates_easy(store: Store) -> None:
+    app = ThirteenApp("bakers-dozen", 9, store, show_clock=False, use_solver=True)
+    async with app.run_test() as pilot:
+        await pilot.press("number_sign", *"easy", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        number = app.game.number
+        assert number is not None and number != 9
+        assert app.message.startswith(f"Deal {number}. The solver wins it: easy")
+    state = app.game.start
+    assert solver.difficulty(solver.solve(state, solver.Budget(max_nodes=EASY_NODES))) == "easy"
 
 
 @pytest.mark.asyncio

@@ -54,6 +54,7 @@ LETTERS = "abcdefghijklm"
 
 HINT_SECONDS = 5.0  # the solver's budget for a hint
 CHECK_SECONDS, CHECK_NODES = 1.0, 200_000  # and for the check after each move
+FIND_SECONDS = 10.0  # and for finding a deal of a difficulty
 
 PileKind = Literal["col", "found", "stock", "waste"]
 # Columns and waste piles: the same numbered place in the notation as source and as target.
@@ -423,8 +424,8 @@ class StatsScreen(Dialog[None]):
         yield frame
 
 
-class DealScreen(Dialog[int | None]):
-    """Asks for a deal number."""
+class DealScreen(Dialog[int | str | None]):
+    """Asks for a deal number, or for a kind of deal the solver is to find (`solver.WANTED`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close(None)", "Cancel")]
     DEFAULT_CSS = """
@@ -434,15 +435,20 @@ class DealScreen(Dialog[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="box"):
-            yield Static("Deal number (Enter to deal, Esc to cancel):")
-            yield Input(placeholder="e.g. 9", id="deal-input", restrict=r"[0-9]*")
+            yield Static("Deal number, or winnable / easy / medium / hard for a deal the "
+                         "solver finds (Enter to deal, Esc to cancel):")
+            yield Input(placeholder="e.g. 9 or hard", id="deal-input", restrict=r"[0-9a-z]*")
             yield Static("", id="deal-error")
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
+        if text in solver.WANTED:
+            self.dismiss(text)
+            return
         if not text.isdigit() or int(text) < 1:
-            self.query_one("#deal-error", Static).update("a deal number is a whole number from 1")
+            self.query_one("#deal-error", Static).update(
+                "a whole number from 1, or winnable, easy, medium or hard")
             return
         self.dismiss(int(text))
 
@@ -1110,11 +1116,38 @@ class ThirteenApp(App[None]):
         self._confirm_then(lambda: self.start(None))
 
     def action_deal_number(self) -> None:
-        def chosen(number: int | None) -> None:
-            if number is not None:
-                self._confirm_then(lambda: self.start(number))
+        def chosen(answer: int | str | None) -> None:
+            if isinstance(answer, int):
+                self._confirm_then(lambda: self.start(answer))
+            elif answer in solver.WANTED:
+                self._confirm_then(lambda: self._find_deal(answer))
 
         self.push_screen(DealScreen(), chosen)
+
+    def _find_deal(self, wanted: solver.Wanted) -> None:
+        """Let the solver draw deals until it rates one ``wanted`` (in the background: a hard
+        deal can take seconds), then deal it."""
+        self.say(f"Looking for {'an' if wanted == 'easy' else 'a'} {wanted} deal...")
+        self.redraw()
+
+        def work() -> None:
+            try:
+                number, rated = solver.find_deal(self.variant, wanted,
+                                                 lambda: random.randint(1, 999_999), FIND_SECONDS)
+            except Exception as e:  # a failing solver must not end the session: a message
+                self.call_from_thread(self.say, f"The solver failed ({e}).", "error")
+                self.call_from_thread(self.redraw)
+                return
+            self.call_from_thread(self._found_deal, number, wanted, rated)
+
+        self.run_worker(work, thread=True, exclusive=True, group="find")
+
+    def _found_deal(self, number: int, wanted: str, rated: str | None) -> None:
+        self.start(number)
+        found = (f"The solver wins it: {rated}." if rated is not None
+                 else f"No {wanted} deal found in {FIND_SECONDS:.0f} s: this one is random.")
+        self.say(f"Deal {number}. {found}")
+        self.redraw()
 
     def _confirm_then(self, then: Callable[[], None]) -> None:
         g = self.game
