@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import json
 import os
 import platform
 import statistics
@@ -36,6 +37,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from thirteen.deal import deal, format_board
 from thirteen.game import start_state
@@ -110,6 +112,17 @@ def run_ours(game: str, number: int, budget: Budget, worry_back: bool = False) -
     return Run(result.verdict, result.seconds, mb)
 
 
+def record(path: str, game: str, deals: range, fc: dict[str, list[Run]]) -> None:
+    """Merge fc-solve's decided verdicts into ``path``: {game: {deal: {setting: verdict}}}."""
+    data = json.loads(Path(path).read_text()) if Path(path).exists() else {}
+    for i, n in enumerate(deals):
+        decided = {name: runs[i].verdict for name, runs in fc.items()
+                   if runs[i].verdict != "unknown"}
+        if decided:
+            data.setdefault(game, {})[str(n)] = decided
+    Path(path).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
 def summary(name: str, runs: list[Run]) -> str:
     counts = {v: sum(r.verdict == v for r in runs) for v in ("solved", "unsolvable", "unknown")}
     decided = counts["solved"] + counts["unsolvable"]
@@ -142,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-seconds", type=float, default=60.0, help="per deal and solver")
     p.add_argument("--max-mb", type=int, default=2048, help="our memory budget per deal")
     p.add_argument("--quiet", action="store_true", help="no line per deal")
+    p.add_argument("--record", metavar="FILE",
+                   help="add fc-solve's verdicts to this JSON file (tests/data/"
+                        "fc-solve-verdicts.json: the tests check ours against them)")
     p.add_argument("--worry-back", action="store_true",
                    help="ours with worry_back on (fc-solve has none: a deal it solves is still "
                         "never unsolvable for us)")
@@ -180,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"thirteen vs {name}: {ratio(ours, runs)}")
         print(f"conflicts (fc-solve solved, thirteen unsolvable): {len(conflicts)}"
               + (f" {conflicts}" if conflicts else ""))
+        if a.record:
+            record(a.record, a.game, deals, fc)
     else:
         print(f"(fc-solve not found at {a.fc_solve}: only thirteen was run)")
     return 1 if conflicts else 0
