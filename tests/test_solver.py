@@ -33,6 +33,7 @@ from thirteen.solver import (
     hint,
     solve,
 )
+from thirteen.solver.packer import luby
 from thirteen.solver.services import EASY_NODES, MEDIUM_NODES
 from thirteen.variants import GAMES, Variant, get_variant
 
@@ -417,6 +418,11 @@ def test_difficulty_from_effort() -> None:
     assert difficulty(Result("solved", (), 10**6, 0.0, 10)) == "hard"
     assert difficulty(Result("unsolvable", (), 10, 0.0, 10)) == "unwinnable"
     assert difficulty(Result("unknown", (), 10, 0.0, 10)) == "unknown"
+
+
+def test_luby_sequence_of_probe_lengths() -> None:
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert luby(31) == 16 and luby(32) == 1
 
 
 def test_find_deal_picks_by_difficulty() -> None:

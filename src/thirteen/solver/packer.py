@@ -548,8 +548,10 @@ def portfolio(main: _Search, state: PackerState,
 
     Depth-first search has a heavy tail: one early wrong turn can cost millions of
     positions. So slices of the exhaustive search (the only one that may answer
-    ``unsolvable``) alternate with short probes that order moves with random noise and keep
-    their own, discarded, tables. Slices and probes grow by half each round.
+    ``unsolvable``) alternate with as many positions of probes: restarts that order moves with
+    random noise and keep their own, discarded, tables, each `PROBE_UNIT` times the next term
+    of the Luby sequence long (many short tries, a few long ones). Slices grow by half each
+    round.
     """
     clock = main.clock
     verdict = main.start()
@@ -561,27 +563,43 @@ def portfolio(main: _Search, state: PackerState,
         verdict = main.steps(limit)
         if verdict is not None:
             return verdict
-        seed += 1
-        probe = _Search(state, budget, probe=True)
-        probe.clock = clock
-        probe.noise = PROBE_NOISE
-        probe.rng = random.Random(seed)
-        clock.extra_states = len(main.tt)
-        try:
-            pv = probe.start()
-            if pv is None:
-                pv = probe.steps(limit)
-        finally:
-            clock.extra_states = 0
-        if pv is not None and pv[0] == "solved":
-            return pv
+        spent = 0
+        while spent < limit:
+            seed += 1
+            size = min(limit - spent, PROBE_UNIT * luby(seed))
+            spent += size
+            probe = _Search(state, budget, probe=True)
+            probe.clock = clock
+            probe.noise = PROBE_NOISE
+            probe.rng = random.Random(seed)
+            clock.extra_states = len(main.tt)
+            try:
+                pv = probe.start()
+                if pv is None:
+                    pv = probe.steps(size)
+            finally:
+                clock.extra_states = 0
+            if pv is not None and pv[0] == "solved":
+                return pv
         limit = int(limit * 1.5)
+
+
+def luby(i: int) -> int:
+    """Term ``i`` (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...: restart
+    lengths within a constant factor of the best fixed length for any run-time distribution
+    (Luby, Sinclair and Zuckerman 1993)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 FIRST_SLICE = 2000
 SPLIT_PENALTY = 20.0  # Castles: splitting a run that sits on its natural host comes late
 SPACE_PENALTY = 5.0  # moves into a space come after moves onto a card
 PROBE_NOISE = 30.0
+PROBE_UNIT = 100  # positions: the probes' restart lengths are this times the Luby sequence
 WORRY_SCORE = 200.0  # worry-back moves come last
 
 
