@@ -506,3 +506,28 @@ def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Pat
     stale = _packer_module_file(tmp_path)
     assert stale.stdout.strip() == str(source)
     assert "was not built from" in stale.stderr
+
+
+@pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire"])
+def test_probe_solutions_replay_to_a_win(game: str) -> None:
+    """A probe's noisy move order finds real wins: its lines replay through the engine."""
+    from thirteen.solver.common import OutOfBudget, checked_result
+    from thirteen.solver.packer import PROBE_NOISE, _Search, to_engine_moves
+
+    variant = get_variant(game)
+    wins = 0
+    for number in range(1, 6):
+        state = start_state(variant, deal(variant, number))
+        assert isinstance(state, PackerState)
+        probe = _Search(state, Budget(max_nodes=20_000, max_seconds=600.0), probe=True)
+        probe.noise = PROBE_NOISE
+        probe.rng = random.Random(number)
+        try:
+            pv = probe.start() or probe.steps(20_000)
+        except OutOfBudget:
+            continue
+        if pv is not None and pv[0] == "solved":
+            moves = to_engine_moves(state, pv[1])
+            assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
+            wins += 1
+    assert wins > 0
