@@ -166,6 +166,17 @@ def test_castles_deal_has_three_down_one_up() -> None:
     assert "JD" not in str(s.view()["columns"][0])
 
 
+def test_which_positions_hide_cards_from_the_player() -> None:
+    assert new_state("castles-in-spain", 1).hides_cards
+    assert not new_state("bakers-dozen", 1).hides_cards
+    s = packer("castles-in-spain", "2C 3D 4S 5H", "6S", face_down=3)
+    assert s.hides_cards
+    calc = new_state("calculation", 1)
+    assert isinstance(calc, CalcState) and calc.hides_cards
+    last = CalcState(calc.variant, calc.foundations, calc.waste, calc.stock[:1], calc.markers)
+    assert not last.hides_cards  # only the turned card is left: the player sees it
+
+
 def test_good_measure_two_aces_and_ten_columns_of_five() -> None:
     s = new_state("good-measure", 1)
     assert isinstance(s, PackerState)

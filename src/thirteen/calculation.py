@@ -107,6 +107,12 @@ class CalcState:
     def won(self) -> bool:
         return all(self.needs(p) is None for p in range(len(self.foundations)))
 
+    @property
+    def hides_cards(self) -> bool:
+        """Whether the player cannot see some card still to be played (the stock below the
+        turned card): front ends then ask for no verdict on the position."""
+        return len(self.stock) > 1
+
     def status(self) -> str:
         """``won``, ``lost`` (the stock is out and nothing plays) or ``in play``."""
         if self.won:

@@ -248,6 +248,12 @@ class PackerState:
     def won(self) -> bool:
         return not any(self.columns)
 
+    @property
+    def hides_cards(self) -> bool:
+        """Whether the player cannot see some card still to be played (a face-down card):
+        front ends then ask for no verdict on the position, which would give it away."""
+        return any(self.hidden)
+
     def status(self) -> str:
         """``won``, ``lost`` (no legal move remains) or ``in play``."""
         if self.won:

@@ -1228,7 +1228,7 @@ class ThirteenApp(App[None]):
         """In the background, ask the solver whether a winning line remains (only where every
         card is in sight, so that the answer gives nothing hidden away)."""
         state = self.game.state
-        if not isinstance(state, PackerState) or any(state.hidden) or not self.use_solver:
+        if state.hides_cards or not self.use_solver:
             return
         if self._checking:  # one search at a time; the latest position is checked next
             self._check_again = True

@@ -80,7 +80,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET) -> Hint:
     if isinstance(state, CalcState):
         move = fair_move(state)
         return Hint(move, "unknown", f"{move}: the fair player's choice (the stock is unseen)")
-    if any(state.hidden):
+    if state.hides_cards:
         return _fair_packer_hint(state, budget)
     result = _solve(state, budget)
     if result.verdict == "solved" and result.moves:

@@ -41,19 +41,10 @@ def _budget(seconds: float, nodes: int) -> Budget:
     return Budget(max_nodes=nodes, max_seconds=seconds, max_mb=256)  # the server stays small
 
 
-def nothing_hidden(state: State) -> bool:
-    """True when the player sees every card that is still to be played."""
-    hidden = getattr(state, "hidden", None)
-    if hidden is not None:
-        return not any(hidden)
-    stock = getattr(state, "stock", ())
-    return len(stock) <= 1
-
-
 def verdict(state: State, seconds: float = 0.5) -> str | None:
     """``solved``, ``unsolvable`` or ``unknown`` for a position the player fully sees; None
     when the position hides cards (or the solver failed)."""
-    if not nothing_hidden(state):
+    if state.hides_cards:
         return None
     try:
         return solve(state, _budget(seconds, 200_000)).verdict
