@@ -30,6 +30,7 @@ from thirteen.solver import (
     fair_move,
     fair_play,
     find_deal,
+    found_message,
     hint,
     solve,
 )
@@ -449,6 +450,9 @@ def test_find_deal_picks_by_difficulty() -> None:
 def test_find_deal_gives_up_in_time() -> None:
     lost = get_variant("good-measure")  # deal 1 is proved lost
     assert find_deal(lost, "winnable", lambda: 1, seconds=0.2) == (1, None)
+    assert found_message("winnable", None) == (
+        "No winnable deal was found in 3 s: this one is random.")
+    assert found_message("winnable", "hard").startswith("A hard deal")
 
 
 def test_full_deck_helper_is_52() -> None:  # guards the hand-made helpers above

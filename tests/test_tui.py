@@ -180,7 +180,7 @@ async def test_a_deal_the_solver_rates_easy(store: Store) -> None:
         await pilot.pause()
         number = app.game.number
         assert number is not None and number != 9
-        assert app.message.startswith(f"Deal {number}. The solver wins it: easy")
+        assert app.message.startswith(f"Deal {number}. An easy deal")
     state = app.game.start
     assert solver.difficulty(solver.solve(state, solver.Budget(max_nodes=EASY_NODES))) == "easy"
 

@@ -14,6 +14,7 @@ from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
 from .rules import describe
+from .solver import WANTED
 from .text import render
 from .variants import GAMES, Variant, get_variant
 
@@ -160,12 +161,11 @@ def _pick_deal(args: argparse.Namespace) -> None:
     """With ``--difficulty`` and no deal given, draw deals until the solver rates one so."""
     if args.difficulty is None or args.number is not None or args.board:
         return
-    from .solver import find_deal
+    from .solver import find_deal, found_message
 
-    args.number, rated = find_deal(_variant(args), args.difficulty, random_number, seconds=10.0)
+    args.number, rated = find_deal(_variant(args), args.difficulty, random_number)
     if rated is None:
-        print(f"no {args.difficulty} deal found in 10 s: deal {args.number} is random",
-              file=sys.stderr)
+        print(found_message(args.difficulty, rated), file=sys.stderr)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -308,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
             [deal_args])
     p.add_argument("--plain", action="store_true", help="plain text even in a terminal")
     p.add_argument("--db", help="SQLite file for saved games and statistics")
-    p.add_argument("--difficulty", choices=("winnable", "easy", "medium", "hard"),
+    p.add_argument("--difficulty", choices=WANTED,
                    help="without N: a random deal the solver wins, or rates easy / medium / hard")
     p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit 0 only if won)",
             [game_args])

@@ -54,7 +54,6 @@ LETTERS = "abcdefghijklm"
 
 HINT_SECONDS = 5.0  # the solver's budget for a hint
 CHECK_SECONDS, CHECK_NODES = 1.0, 200_000  # and for the check after each move
-FIND_SECONDS = 10.0  # and for finding a deal of a difficulty
 
 PileKind = Literal["col", "found", "stock", "waste"]
 # Columns and waste piles: the same numbered place in the notation as source and as target.
@@ -1133,7 +1132,7 @@ class ThirteenApp(App[None]):
         def work() -> None:
             try:
                 number, rated = solver.find_deal(self.variant, wanted,
-                                                 lambda: random.randint(1, 999_999), FIND_SECONDS)
+                                                 lambda: random.randint(1, 999_999))
             except Exception as e:  # a failing solver must not end the session: a message
                 self.call_from_thread(self.say, f"The solver failed ({e}).", "error")
                 self.call_from_thread(self.redraw)
@@ -1142,11 +1141,10 @@ class ThirteenApp(App[None]):
 
         self.run_worker(work, thread=True, exclusive=True, group="find")
 
-    def _found_deal(self, number: int, wanted: str, rated: str | None) -> None:
+    def _found_deal(self, number: int, wanted: solver.Wanted,
+                    rated: solver.Difficulty | None) -> None:
         self.start(number)
-        found = (f"The solver wins it: {rated}." if rated is not None
-                 else f"No {wanted} deal found in {FIND_SECONDS:.0f} s: this one is random.")
-        self.say(f"Deal {number}. {found}")
+        self.say(f"Deal {number}. {solver.found_message(wanted, rated)}")
         self.redraw()
 
     def _confirm_then(self, then: Callable[[], None]) -> None:

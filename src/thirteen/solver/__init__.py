@@ -16,7 +16,17 @@ from ..calculation import CalcState
 from ..game import State
 from .calculation import fair_move, fair_play, search_calculation
 from .common import DEFAULT_BUDGET, Budget, Result, Verdict
-from .services import DEAD_END, WANTED, Difficulty, Hint, Wanted, difficulty, find_deal, hint
+from .services import (
+    DEAD_END,
+    WANTED,
+    Difficulty,
+    Hint,
+    Wanted,
+    difficulty,
+    find_deal,
+    found_message,
+    hint,
+)
 
 
 def _use_compiled(build: str) -> None:
@@ -49,5 +59,5 @@ def solve(state: State, budget: Budget = DEFAULT_BUDGET) -> Result:
 
 __all__ = [
     "DEAD_END", "WANTED", "Budget", "Difficulty", "Hint", "Result", "Verdict", "Wanted",
-    "difficulty", "fair_move", "fair_play", "find_deal", "hint", "solve",
+    "difficulty", "fair_move", "fair_play", "find_deal", "found_message", "hint", "solve",
 ]

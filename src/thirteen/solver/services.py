@@ -39,6 +39,8 @@ WANTED: tuple[Wanted, ...] = ("winnable", "easy", "medium", "hard")
 #: one within MEDIUM_NODES; a winnable or hard deal may need more.
 _WANT_NODES: dict[str, int] = {"easy": EASY_NODES, "medium": MEDIUM_NODES,
                                "winnable": 100_000, "hard": 300_000}
+#: How long a player waits for a deal of each kind before getting an unrated one.
+FIND_SECONDS: dict[str, float] = {"winnable": 3.0, "easy": 3.0, "medium": 5.0, "hard": 10.0}
 
 
 @dataclass(frozen=True)
@@ -135,13 +137,14 @@ def difficulty(result: Result) -> Difficulty:
 
 
 def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
-              seconds: float = 3.0) -> tuple[int, Difficulty | None]:
+              seconds: float | None = None) -> tuple[int, Difficulty | None]:
     """A deal number whose deal is ``wanted``, drawing numbers with ``draw()`` for at most
-    ``seconds``: (number, its difficulty), or (the last number drawn, None) when none was found
-    in time. The rating counts nodes, so it does not depend on how busy the machine is; the
-    time only bounds the wait. Cards hidden from the player are searched as known (the rating
-    is of the deal, and says nothing about where a face-down card lies)."""
-    end = time.monotonic() + seconds
+    ``seconds`` (default `FIND_SECONDS`): (number, its difficulty), or (the last number drawn,
+    None) when none was found in time. The rating counts nodes, so it does not depend on how
+    busy the machine is; the time only bounds the wait. Cards hidden from the player are
+    searched as known (the rating is of the deal, and says nothing about where a face-down
+    card lies)."""
+    end = time.monotonic() + (FIND_SECONDS[wanted] if seconds is None else seconds)
     while True:
         number = int(draw())
         state = start_state(variant, deal(variant, number))
@@ -154,3 +157,15 @@ def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
             return number, rated
         if time.monotonic() >= end:
             return number, None
+
+
+def found_message(wanted: Wanted, rated: Difficulty | None) -> str:
+    """What a front end tells the player about the deal `find_deal` picked (with its default
+    wait)."""
+    if rated is None:
+        return f"No {wanted} deal was found in {FIND_SECONDS[wanted]:.0f} s: this one is random."
+    if rated == "easy":
+        return f"An easy deal: the solver won it within {EASY_NODES:,} positions."
+    if rated == "medium":
+        return f"A medium deal: the solver won it within {MEDIUM_NODES:,} positions."
+    return f"A hard deal: the solver needed more than {MEDIUM_NODES:,} positions to win it."

@@ -15,19 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import State
-from ..solver import Budget, Wanted, find_deal, solve
+from ..solver import Budget, Wanted, find_deal, found_message, solve
 from ..solver import hint as solver_hint
 from ..variants import Variant
 
 log = logging.getLogger("thirteen.web")
-
-#: How long a player waits for a deal of each kind before getting an unrated one.
-FIND_SECONDS: dict[str, float] = {"winnable": 3.0, "easy": 3.0, "medium": 5.0, "hard": 10.0}
-FOUND: dict[str, str] = {
-    "easy": "An easy deal: the solver won it at once.",
-    "medium": "A medium deal: the solver won it with some search.",
-    "hard": "A hard deal: the solver needed a long search to win it.",
-}
 
 
 @dataclass(frozen=True)
@@ -75,12 +67,9 @@ def hint(state: State, seconds: float = 1.0) -> HintOut:
 def pick_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int]) -> tuple[int, str]:
     """A random deal number of the ``wanted`` kind and the message that says what it is (or
     that none was found in time and this one is random)."""
-    seconds = FIND_SECONDS[wanted]
     try:
-        number, rated = find_deal(variant, wanted, draw, seconds)
+        number, rated = find_deal(variant, wanted, draw)
     except Exception:  # noqa: BLE001
         log.exception("solver failed")
         return int(draw()), "The solver failed: this deal is random."
-    if rated is None:
-        return number, f"No {wanted} deal was found in {seconds:.0f} s: this one is random."
-    return number, FOUND.get(wanted, "A deal the solver wins.")
+    return number, found_message(wanted, rated)
