@@ -586,8 +586,8 @@ def portfolio(main: _Search, state: PackerState,
 
 def luby(i: int) -> int:
     """Term ``i`` (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...: restart
-    lengths within a constant factor of the best fixed length for any run-time distribution
-    (Luby, Sinclair and Zuckerman 1993)."""
+    lengths within a logarithmic factor of the best restart strategy for any run-time
+    distribution, unknown in advance (Luby, Sinclair and Zuckerman 1993)."""
     while True:
         k = i.bit_length()
         if i == (1 << k) - 1:
