@@ -18,8 +18,9 @@ prove lost), and with no free cells its default lets a run move only as far as s
 Its verdicts bound ours only loosely there; a CONFLICT would still need a look.
 
 fc-solve with 13 columns: ``bash ../shared/tools/build-fc-solve`` builds it into
-/tmp/fcs-build/fc-solve (never commit it). With ``THIRTEEN_COMPILED_SOLVER=DIR`` our side runs
-the optional mypyc build of ``scripts/compile-solver``; the header line says which ran.
+/tmp/fcs-build/fc-solve (never commit it). Our side runs the mypyc build when
+`thirteen compile-solver` has made one (``THIRTEEN_COMPILED_SOLVER=off``: the source); the
+header line says which ran.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ from pathlib import Path
 
 from thirteen.deal import deal, format_board
 from thirteen.game import start_state
-from thirteen.solver import Budget, packer, solve
+from thirteen.solver import Budget, solve
+from thirteen.solver.build import running
 from thirteen.variants import get_variant
 
 FC_SOLVE = "/tmp/fcs-build/fc-solve"
@@ -183,11 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         if not a.quiet:
             print(line, flush=True)
     print()
-    build = "mypyc" if packer.__file__.endswith(".so") else "pure Python"
     game = a.game + (" with worry_back" if a.worry_back else "")
     print(f"# {game} deals {a.first}-{a.last}, budget {a.max_seconds:g} s and {a.max_mb} MB "
           f"per deal; {datetime.date.today()}, {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()} ({build})")
+          f"Python {platform.python_version()} ({running()})")
     print(summary("thirteen", ours))
     if have_fc:
         for name, runs in fc.items():

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from thirteen.report import percentile
+from thirteen.solver.build import running
 from thirteen.survey import rows, survey
 
 TARGET = 20.0
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     per_core = n / wall / args.workers
     c = summary.counts
     print(f"{args.game} deals {args.deals}: {n} deals in {wall:.1f} s wall, {cpu:.1f} s CPU "
-          f"({args.workers} worker(s), engine {args.engine}, "
+          f"({args.workers} worker(s), engine {args.engine}, solver {running()}, "
           f"budget {args.max_seconds:g} s / {args.max_nodes} nodes)")
     print(f"verdicts: solved {c['solved']}, unsolvable {c['unsolvable']}, "
           f"unknown {c['unknown']}; solve time median {percentile(times, 50):.3f} s, "

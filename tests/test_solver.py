@@ -488,16 +488,18 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
     assert not search.dead()
 
 
-# ---- the optional compiled build ------------------------------------------------------------
+# ---- the compiled build -----------------------------------------------------------------------
 
 
-def _packer_module_file(build: Path) -> subprocess.CompletedProcess[str]:
-    """Where ``thirteen.solver.packer`` comes from in a fresh interpreter asked to use ``build``."""
+def _in_fresh_interpreter(build: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter asked to use the solver build in ``build``."""
     src = Path(__file__).resolve().parents[1] / "src"
     env = {**os.environ, "THIRTEEN_COMPILED_SOLVER": str(build), "PYTHONPATH": str(src)}
-    code = "import thirteen.solver.packer as p; print(p.__file__)"
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           check=True)
+
+
+WHERE_IS_PACKER = "import thirteen.solver.packer as p; print(p.__file__)"
 
 
 def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Path) -> None:
@@ -505,11 +507,46 @@ def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Pat
     (tmp_path / "packer.py").write_text("BUILD = True\n")
     source = Path(__file__).resolve().parents[1] / "src/thirteen/solver/packer.py"
     (tmp_path / "packer.sha256").write_text(hashlib.sha256(source.read_bytes()).hexdigest())
-    assert _packer_module_file(tmp_path).stdout.strip() == str(tmp_path.resolve() / "packer.py")
+    used = _in_fresh_interpreter(tmp_path, WHERE_IS_PACKER)
+    assert used.stdout.strip() == str(tmp_path.resolve() / "packer.py")
     (tmp_path / "packer.sha256").write_text("0" * 64)  # built from another packer.py: stale
-    stale = _packer_module_file(tmp_path)
+    stale = _in_fresh_interpreter(tmp_path, WHERE_IS_PACKER)
     assert stale.stdout.strip() == str(source)
     assert "was not built from" in stale.stderr
+    assert _in_fresh_interpreter(Path("off"), WHERE_IS_PACKER).stdout.strip() == str(source)
+
+
+COMPARED = [(game, number) for game in ("bakers-dozen", "good-measure", "portuguese-solitaire",
+                                        "spanish-patience", "castles-in-spain", "bisley")
+            for number in (1, 2, 3)] + [("spanish-patience-rank", 1)]
+SOLVE_ALL = f"""
+import json
+from thirteen.deal import deal
+from thirteen.game import start_state
+from thirteen.solver import Budget, solve
+from thirteen.variants import get_variant
+out = []
+for game, number in {COMPARED!r}:
+    v = get_variant(game)
+    r = solve(start_state(v, deal(v, number)), Budget(max_nodes=3000, max_seconds=600.0))
+    out.append([r.verdict, r.nodes, [str(m) for m in r.moves]])
+print(json.dumps(out))
+"""
+
+
+def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> None:
+    """mypyc compiles the real packer search; it must visit the same positions and give the
+    same verdicts and moves as the source, on every packer game."""
+    pytest.importorskip("mypyc")
+    from thirteen.solver.build import compile_solver
+
+    build = compile_solver(tmp_path / "build")
+    packer_file = _in_fresh_interpreter(build, WHERE_IS_PACKER).stdout.strip()
+    assert packer_file.endswith(".so") and packer_file.startswith(str(build.resolve()))
+    compiled = json.loads(_in_fresh_interpreter(build, SOLVE_ALL).stdout)
+    source = json.loads(_in_fresh_interpreter(Path("off"), SOLVE_ALL).stdout)
+    assert compiled == source
+    assert {verdict for verdict, _, _ in source} >= {"solved", "unknown"}
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire"])

@@ -521,9 +521,10 @@ def rows(db_path: str | Path, game: str | None = None,
 
 
 # ---- the command -----------------------------------------------------------------------------
-# ---- the command -----------------------------------------------------------------------------
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
 def main(args: Any) -> int:
     """``thirteen survey`` (args from the cli's parser): 0 done, 1 some deal failed, 130 stopped."""
     options: dict[str, object] = {}
@@ -549,6 +550,12 @@ def main(args: Any) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     print(summary.text())
+    from .solver.build import running
+
+    solver = running()
+    print(f"solver: {solver} in this process"
+          + (" (`thirteen compile-solver` makes it 2.2-2.4 times faster)"
+             if solver == "pure Python" else ""))
     flags = "".join(f" --{k.replace('_', '-')}" if v is True else f" --{k} {v}"
                     for k, v in sorted(variant.options().items()))
     print(f"stored in {db}; see `thirteen report {variant.name}{flags} --db {db}`")

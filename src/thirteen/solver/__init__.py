@@ -7,13 +7,9 @@ See docs/solver.md for the search and the argument of safety of every pruning ru
 
 from __future__ import annotations
 
-import hashlib
-import os
-import warnings
-from pathlib import Path
-
 from ..calculation import CalcState
 from ..game import State
+from .build import chosen_dir
 from .calculation import fair_move, fair_play, search_calculation
 from .common import DEFAULT_BUDGET, Budget, Result, Verdict
 from .services import (
@@ -28,23 +24,11 @@ from .services import (
     hint,
 )
 
-
-def _use_compiled(build: str) -> None:
-    """Import the packer search from a mypyc build (`scripts/compile-solver`) when it was built
-    from this very source; otherwise warn and keep the source, so a stale build never runs."""
-    source = Path(__file__).with_name("packer.py")
-    stamp = Path(build, "packer.sha256")
-    built = stamp.read_text().strip() if stamp.is_file() else ""
-    if built != hashlib.sha256(source.read_bytes()).hexdigest():
-        warnings.warn(f"THIRTEEN_COMPILED_SOLVER={build} was not built from {source}; "
-                      "using the source (run scripts/compile-solver again)", stacklevel=2)
-        return
-    __path__.insert(0, str(Path(build).resolve()))
-
-
-# The packer search is imported in `solve`, after this: so it can come from a mypyc build.
-if os.environ.get("THIRTEEN_COMPILED_SOLVER"):
-    _use_compiled(os.environ["THIRTEEN_COMPILED_SOLVER"])
+# The packer search is imported in `solve`, after this: so it can come from the mypyc build
+# (`thirteen compile-solver`, see .build) when one was built from this very source.
+_build = chosen_dir()
+if _build is not None:
+    __path__.insert(0, str(_build.resolve()))
 
 
 def solve(state: State, budget: Budget = DEFAULT_BUDGET) -> Result:
