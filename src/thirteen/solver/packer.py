@@ -85,11 +85,13 @@ class _Search:
                 for c in pile:
                     self.home[c.rank] += 1
         self.tt: set[bytes] = set()
+        self._col_of = [-1] * 60  # `dead`'s scratch: the column of each card code, -1 home
+        self._at = [0] * 60  # and its height in that column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
-        self.noise = 0.0  # probes: random noise added to move scores
+        self.noise = 0  # probes: random noise added to move scores, up to this much
         self.rng = random.Random(0)
         self._ukey = b""  # urgency cache, valid while the foundations are unchanged
-        self._ucache: dict[bytes, float] = {}
+        self._ucache: dict[bytes, int] = {}
         self.prefix: list[IMove] = []
         self.bytes_per_state = 200
         self.stack: list[Iterator[IMove]] = []
@@ -107,6 +109,12 @@ class _Search:
                 else:
                     hs = []
                 self.hosts[code] = tuple(sorted(set(hs)))
+        # pack_ok[card * 64 + target]: 1 if card packs onto target (`packs`, as a table).
+        table = bytearray(64 * 64)
+        for card in range(60):
+            for target in self.hosts[card]:
+                table[card * 64 + target] = 1
+        self.pack_ok = bytes(table)
         # worry_back (suit foundations only, see `search_packer`): cards come back, so the
         # proofs of S1-S4 and D1-D2 fail; the exhaustive search plays no move home by itself
         # and proves no dead end. A probe may only find a solution, so it keeps both rules
@@ -120,15 +128,6 @@ class _Search:
         )
 
     # ---- rules -----------------------------------------------------------------------------
-    def packs(self, card: int, target: int) -> bool:
-        rc, rt = card >> 2, target >> 2
-        b = self.build
-        if b == "rank":
-            return rc + 1 == rt
-        if b == "alternate":
-            return rc + 1 == rt and ((card & 3) >= 2) != ((target & 3) >= 2)
-        return (card & 3) == (target & 3) and (rc - rt == 1 or rt - rc == 1)
-
     def home_target(self, card: int) -> int | None:
         """Where ``card`` may go home now (FOUNDATION or KING_PILE), or None."""
         r, s = card >> 2, card & 3
@@ -267,13 +266,21 @@ class _Search:
         host at its turn: the position is lost.
         """
         cols = self.cols
-        pos: dict[int, tuple[int, int]] = {}
+        # Where each card lies: column and height, -1 for a card at home (never comes back).
+        # Flat int lists, not a dict of tuples: this runs at every position.
+        col_of = self._col_of
+        at = self._at
+        for k in range(len(col_of)):
+            col_of[k] = -1
         trapped: list[int] = []
         kings_space = self.space == "kings"
-        for ci, col in enumerate(cols):
+        for ci in range(len(cols)):
+            col = cols[ci]
             low = [99, 99, 99, 99]
-            for idx, c in enumerate(col):
-                pos[c] = (ci, idx)
+            for idx in range(len(col)):
+                c = col[idx]
+                col_of[c] = ci
+                at[c] = idx
                 s, r = c & 3, c >> 2
                 if low[s] < r:
                     if not (kings_space and r == 13):
@@ -282,42 +289,41 @@ class _Search:
                     low[s] = r
         if not trapped:
             return False
-        tset = set(trapped)
         hosts = self.hosts
-        ncols = self.ncols
+        ceil = [-1] * self.ncols
         while True:
             # ceil[ci]: the highest place in column ci held by a card of Z; every card at or
             # under it is in Z, so a host strictly under it stays covered until c* leaves.
-            ceil = [-1] * ncols
-            for c in tset:
-                ci, idx = pos[c]
-                if idx > ceil[ci]:
-                    ceil[ci] = idx
+            for ci in range(len(ceil)):
+                ceil[ci] = -1
+            for c in trapped:
+                if at[c] > ceil[col_of[c]]:
+                    ceil[col_of[c]] = at[c]
             if self.strong_dead:
-                self._grow_frozen(ceil, pos, kings_space)
-            removed = False
-            for c in list(tset):
+                self._grow_frozen(ceil)
+            kept: list[int] = []
+            for c in trapped:
                 for e in hosts[c]:
-                    p = pos.get(e)
-                    if p is None:
-                        continue  # home, and never comes back
-                    if p[1] >= ceil[p[0]]:
-                        tset.discard(c)
-                        removed = True
-                        break
-            if not tset:
+                    ce = col_of[e]
+                    if ce >= 0 and at[e] >= ceil[ce]:
+                        break  # a host that is neither home nor covered: c might be c*
+                else:
+                    kept.append(c)
+            if not kept:
                 return False
-            if not removed:
+            if len(kept) == len(trapped):
                 return True
+            trapped = kept
 
-
-    def _grow_frozen(self, ceil: list[int], pos: dict[int, tuple[int, int]],
-                     kings_space: bool) -> None:
+    def _grow_frozen(self, ceil: list[int]) -> None:
         """Raise ``ceil`` while some card cannot leave its place before c* does (rule D2):
         it cannot go home first (a lower card of its suit is in Z) and each of its hosts
         is home or strictly under a card of Z."""
         cols = self.cols
         hosts = self.hosts
+        col_of = self._col_of
+        at = self._at
+        kings_space = self.space == "kings"
         low = [99, 99, 99, 99]  # lowest rank of each suit in Z
         for ci, col in enumerate(cols):
             for idx in range(ceil[ci] + 1):
@@ -336,9 +342,8 @@ class _Search:
                     if kings_space and c >> 2 == 13:
                         continue  # a space may take it
                     for e in hosts[c]:
-                        p = pos.get(e)
-                        if p is not None and p[1] >= ceil[p[0]] and not (
-                                p[0] == ci and p[1] < idx):
+                        ce = col_of[e]
+                        if ce >= 0 and at[e] >= ceil[ce] and not (ce == ci and at[e] < idx):
                             break  # a host it may reach
                     else:
                         for k in range(top + 1, idx + 1):
@@ -353,7 +358,7 @@ class _Search:
         """Candidate moves, best first (safe moves home are already played)."""
         cols = self.cols
         ncols = self.ncols
-        out: list[tuple[float, IMove]] = []
+        out: list[int] = []  # `_entry` ints: score and move in one, so sorting is cheap
         fkey = bytes(self.fh + self.fa + self.fk + self.home)
         if fkey != self._ukey or len(self._ucache) > 200_000:
             self._ucache = {}
@@ -371,17 +376,8 @@ class _Search:
                 first_space = j
                 break
         space = self.space
-        packs = self.packs
-        by_rank: dict[int, list[int]] = {}
-        if not self.sequences:
-            for j in range(ncols):
-                cj = cols[j]
-                if cj:
-                    r = cj[-1] >> 2
-                    if r in by_rank:
-                        by_rank[r].append(j)
-                    else:
-                        by_rank[r] = [j]
+        pack_ok = self.pack_ok
+        tops = [col[-1] if col else 63 for col in cols]  # 63 packs onto nothing
         for i in range(ncols):
             col = cols[i]
             if not col:
@@ -389,23 +385,21 @@ class _Search:
             c = col[-1]
             t = self.home_target(c)
             if t is not None:
-                out.append((-100.0, (i, t, 1)))
+                out.append(_entry(HOME_SCORE, i, t, 1))
                 if self.bisley and t == FOUNDATION and self.fk[c & 3] == (c >> 2) + 1:
-                    out.append((-100.0, (i, KING_PILE, 1)))
+                    out.append(_entry(HOME_SCORE, i, KING_PILE, 1))
             lone = len(col) == 1
             if not self.sequences:
                 if lone and (space == "none" or (space == "kings" and c >> 2 == 13)):
                     continue  # R1/R2: a lone card that moves only empties a useless column
-                r = c >> 2
-                targets = by_rank.get(r + 1, [])
-                if self.bisley:
-                    targets = targets + by_rank.get(r - 1, [])
-                for j in targets:
-                    if j != i and packs(c, cols[j][-1]):
-                        out.append((urgency[i] - 0.5 * urgency[j], (i, j, 1)))
+                row = c * 64
+                ui = URGENCY * urgency[i]
+                for j in range(ncols):
+                    if pack_ok[row + tops[j]] and j != i:
+                        out.append(_entry(ui - URGENCY // 2 * urgency[j], i, j, 1))
                 if first_space >= 0 and not lone and (
-                        space == "any" or (space == "kings" and r == 13)):
-                    out.append((urgency[i] + SPACE_PENALTY, (i, first_space, 1)))
+                        space == "any" or (space == "kings" and c >> 2 == 13)):
+                    out.append(_entry(ui + SPACE_PENALTY, i, first_space, 1))
             else:
                 run = self.run_length(i)
                 for n in range(1, run + 1):
@@ -416,22 +410,24 @@ class _Search:
                             continue
                         cj = cols[j]
                         if cj:
-                            if self.packs(b, cj[-1]):
-                                out.append((urgency[i] - 0.5 * urgency[j] + 0.1 * n
-                                            + (SPLIT_PENALTY if n < run else 0.0), (i, j, n)))
+                            if pack_ok[b * 64 + cj[-1]]:
+                                score = (URGENCY * urgency[i] - URGENCY // 2 * urgency[j]
+                                         + RUN_CARD * n + (SPLIT_PENALTY if n < run else 0))
+                                out.append(_entry(score, i, j, n))
                         elif j == first_space and not whole and space == "any":
-                            out.append((urgency[i] + SPACE_PENALTY + 0.1 * n, (i, j, n)))
+                            score = URGENCY * urgency[i] + SPACE_PENALTY + RUN_CARD * n
+                            out.append(_entry(score, i, j, n))
         if self.worry:
             self._worry_moves(out, first_space)
         if self.noise:
             rnd = self.rng.random
             noise = self.noise
-            out = [(score + noise * rnd(), m) for score, m in out]
+            out = [e + (int(noise * rnd()) << 13) for e in out]
         out.sort()
-        return [m for _, m in out]
+        return [((e >> 8 & 31) - 4, (e >> 4 & 15) - 2, e & 15) for e in out]
 
 
-    def _worry_moves(self, out: list[tuple[float, IMove]], first_space: int) -> None:
+    def _worry_moves(self, out: list[int], first_space: int) -> None:
         """Foundation tops back onto a column top they pack onto, or into the first space
         (R2), after every other move: they only give a card a host."""
         cols = self.cols
@@ -444,22 +440,22 @@ class _Search:
             for j in range(self.ncols):
                 cj = cols[j]
                 if cj:
-                    if self.packs(card, cj[-1]):
-                        out.append((WORRY_SCORE, (-1 - s, j, 1)))
+                    if self.pack_ok[card * 64 + cj[-1]]:
+                        out.append(_entry(WORRY_SCORE, -1 - s, j, 1))
                 elif j == first_space and (space == "any" or (space == "kings" and r == 13)):
-                    out.append((WORRY_SCORE + SPACE_PENALTY, (-1 - s, j, 1)))
+                    out.append(_entry(WORRY_SCORE + SPACE_PENALTY, -1 - s, j, 1))
 
     def run_length(self, i: int) -> int:
         col = self.cols[i]
         limit = len(col) - self.hid[i]
         n = 1
-        while n < limit and self.packs(col[-n], col[-n - 1]):
+        while n < limit and self.pack_ok[col[-n] * 64 + col[-n - 1]]:
             n += 1
         return n
 
-    def _urgency(self, col: bytes) -> float:
+    def _urgency(self, col: bytes) -> int:
         """How soon this column hides a card the foundations want: small is urgent."""
-        best = 99.0
+        best = 99
         depth = len(col)
         fh = self.fh
         for idx, c in enumerate(col):
@@ -472,7 +468,7 @@ class _Search:
             else:
                 d = 0 if self.home[r] < self.home[r - 1] else r - 1 - max(
                     k for k in range(14) if self.home[k] > self.home[k + 1] or k == 13)
-            score = float(d * 2 + (depth - 1 - idx))
+            score = d * 2 + (depth - 1 - idx)
             if score < best:
                 best = score
         return best
@@ -596,11 +592,20 @@ def luby(i: int) -> int:
 
 
 FIRST_SLICE = 2000
-SPLIT_PENALTY = 20.0  # Castles: splitting a run that sits on its natural host comes late
-SPACE_PENALTY = 5.0  # moves into a space come after moves onto a card
-PROBE_NOISE = 30.0
+# Move scores (small first) are ints, in twentieths of a unit of urgency.
+URGENCY = 20  # per unit of the source column's urgency; the target's counts half, negated
+HOME_SCORE = -2000  # moves home first
+RUN_CARD = 2  # Castles: per card of a run moved
+SPLIT_PENALTY = 400  # Castles: splitting a run that sits on its natural host comes late
+SPACE_PENALTY = 100  # moves into a space come after moves onto a card
+PROBE_NOISE = 600
 PROBE_UNIT = 100  # positions: the probes' restart lengths are this times the Luby sequence
-WORRY_SCORE = 200.0  # worry-back moves come last
+WORRY_SCORE = 4000  # worry-back moves come last
+
+
+def _entry(score: int, src: int, dst: int, n: int) -> int:
+    """A move and its score packed in one int that sorts as (score, move) does."""
+    return score << 13 | (src + 4) << 8 | (dst + 2) << 4 | n
 
 
 def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
