@@ -4,10 +4,10 @@ built backwards from a won position are never called unsolvable, fc-solve agrees
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -499,54 +499,71 @@ def _in_fresh_interpreter(build: Path, code: str) -> subprocess.CompletedProcess
                           check=True)
 
 
-WHERE_IS_PACKER = "import thirteen.solver.packer as p; print(p.__file__)"
+WHERE_ARE_THEY = ("import thirteen.solver.packer as p, thirteen.solver.calculation as c; "
+                  "print(p.__file__); print(c.__file__)")
 
 
 def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Path) -> None:
-    # A stand-in for the mypyc build: a module of the same name in the build directory.
-    (tmp_path / "packer.py").write_text("BUILD = True\n")
-    source = Path(__file__).resolve().parents[1] / "src/thirteen/solver/packer.py"
-    (tmp_path / "packer.sha256").write_text(hashlib.sha256(source.read_bytes()).hexdigest())
-    used = _in_fresh_interpreter(tmp_path, WHERE_IS_PACKER)
-    assert used.stdout.strip() == str(tmp_path.resolve() / "packer.py")
-    (tmp_path / "packer.sha256").write_text("0" * 64)  # built from another packer.py: stale
-    stale = _in_fresh_interpreter(tmp_path, WHERE_IS_PACKER)
-    assert stale.stdout.strip() == str(source)
+    # Stand-ins for the mypyc build: modules of the same names in the build directory.
+    from thirteen.solver.build import SOURCES, STAMP, source_digest
+
+    for source in SOURCES:
+        shutil.copy(source, tmp_path)
+    (tmp_path / STAMP).write_text(source_digest())
+    used = _in_fresh_interpreter(tmp_path, WHERE_ARE_THEY)
+    assert used.stdout.split() == [str(tmp_path.resolve() / s.name) for s in SOURCES]
+    (tmp_path / STAMP).write_text("0" * 64)  # built from other sources: stale
+    stale = _in_fresh_interpreter(tmp_path, WHERE_ARE_THEY)
+    assert stale.stdout.split() == [str(s) for s in SOURCES]
     assert "was not built from" in stale.stderr
-    assert _in_fresh_interpreter(Path("off"), WHERE_IS_PACKER).stdout.strip() == str(source)
+    off = _in_fresh_interpreter(Path("off"), WHERE_ARE_THEY)
+    assert off.stdout.split() == [str(s) for s in SOURCES]
 
 
 COMPARED = [(game, number) for game in ("bakers-dozen", "good-measure", "portuguese-solitaire",
                                         "spanish-patience", "castles-in-spain", "bisley")
             for number in (1, 2, 3)] + [("spanish-patience-rank", 1)]
+CALC_COMPARED = [(game, number) for game in ("calculation", "imaginary-thirteen",
+                                             "imaginary-thirteen-pysol")
+                 for number in (1, 2, 3)]
 SOLVE_ALL = f"""
 import json
 from thirteen.deal import deal
 from thirteen.game import start_state
-from thirteen.solver import Budget, solve
+from thirteen.solver import Budget, fair_play, solve
 from thirteen.variants import get_variant
 out = []
-for game, number in {COMPARED!r}:
+for game, number in {COMPARED + CALC_COMPARED!r}:
     v = get_variant(game)
-    r = solve(start_state(v, deal(v, number)), Budget(max_nodes=3000, max_seconds=600.0))
+    state = start_state(v, deal(v, number))
+    r = solve(state, Budget(max_nodes=3000, max_seconds=600.0))
     out.append([r.verdict, r.nodes, [str(m) for m in r.moves]])
+for game, number in {CALC_COMPARED!r}:
+    v = get_variant(game)
+    r = fair_play(start_state(v, deal(v, number)))
+    out.append([r.verdict, [str(m) for m in r.moves]])
 print(json.dumps(out))
 """
 
 
 def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> None:
-    """mypyc compiles the real packer search; it must visit the same positions and give the
-    same verdicts and moves as the source, on every packer game."""
+    """mypyc compiles the real packer search and the Calculation family's search and fair
+    player; they must visit the same positions and give the same verdicts and moves as the
+    source, on every game."""
     pytest.importorskip("mypyc")
-    from thirteen.solver.build import compile_solver
+    from thirteen.solver.build import compile_solver, running
 
     build = compile_solver(tmp_path / "build")
-    packer_file = _in_fresh_interpreter(build, WHERE_IS_PACKER).stdout.strip()
-    assert packer_file.endswith(".so") and packer_file.startswith(str(build.resolve()))
+    files = _in_fresh_interpreter(build, WHERE_ARE_THEY).stdout.split()
+    assert all(f.endswith(".so") and f.startswith(str(build.resolve())) for f in files)
     compiled = json.loads(_in_fresh_interpreter(build, SOLVE_ALL).stdout)
     source = json.loads(_in_fresh_interpreter(Path("off"), SOLVE_ALL).stdout)
     assert compiled == source
-    assert {verdict for verdict, _, _ in source} >= {"solved", "unknown"}
+    assert {r[0] for r in source} >= {"solved", "unknown"}
+    assert running() == "pure Python"  # this process runs the source (conftest)
+    said = _in_fresh_interpreter(
+        build, "from thirteen.solver.build import running; print(running())")
+    assert said.stdout.strip() == "mypyc build"
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire"])

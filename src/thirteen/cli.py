@@ -283,7 +283,7 @@ def cmd_compile_solver(args: argparse.Namespace) -> int:
         out = compile_solver(Path(args.dir) if args.dir else None)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
-    print(f"compiled the packer search into {out}"
+    print(f"compiled the solver (packer and Calculation searches) into {out}"
           + ("" if args.dir else "; every thirteen command now uses it"))
     if args.dir:
         print(f"use it with: THIRTEEN_COMPILED_SOLVER={out} thirteen ...")
@@ -347,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-seconds", type=_seconds, default=10.0)
 
     p = add("compile-solver", cmd_compile_solver,
-            "compile the solver's packer search with mypyc (2.2-2.4 times faster)")
+            "compile the solver's searches with mypyc (about twice as fast)")
     p.add_argument("--dir", help="build directory (default: the user cache, used by default)")
 
     def cmd_survey(args: argparse.Namespace) -> int:

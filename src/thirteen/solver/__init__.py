@@ -10,9 +10,17 @@ from __future__ import annotations
 from ..calculation import CalcState
 from ..game import State
 from .build import chosen_dir
-from .calculation import fair_move, fair_play, search_calculation
 from .common import DEFAULT_BUDGET, Budget, Result, Verdict
-from .services import (
+
+# The compiled modules (packer, calculation, and services which imports calculation) are
+# imported after this: so they can come from the mypyc build (`thirteen compile-solver`, see
+# .build) when one was built from this very source.
+_build = chosen_dir()
+if _build is not None:
+    __path__.insert(0, str(_build.resolve()))
+
+from .calculation import fair_move, fair_play, search_calculation  # noqa: E402
+from .services import (  # noqa: E402
     DEAD_END,
     WANTED,
     Difficulty,
@@ -23,12 +31,6 @@ from .services import (
     found_message,
     hint,
 )
-
-# The packer search is imported in `solve`, after this: so it can come from the mypyc build
-# (`thirteen compile-solver`, see .build) when one was built from this very source.
-_build = chosen_dir()
-if _build is not None:
-    __path__.insert(0, str(_build.resolve()))
 
 
 def solve(state: State, budget: Budget = DEFAULT_BUDGET) -> Result:

@@ -1,9 +1,11 @@
-"""The compiled packer search: `thirteen compile-solver` builds ``solver/packer.py`` with mypyc.
+"""The compiled solver: `thirteen compile-solver` builds ``solver/packer.py`` (the packer
+search) and ``solver/calculation.py`` (the Calculation family's search and fair player) with
+mypyc.
 
-The build runs the same search 2.2-2.4 times faster (docs/benchmarks.md). It is kept outside
-the source tree, in a directory named after the digest of the ``packer.py`` it was built
-from, so a build always matches its source: after any change to ``packer.py`` the old
-build is simply not found and the source runs until `thirteen compile-solver` runs again.
+The build runs the same searches faster (docs/benchmarks.md). It is kept outside the source
+tree, in a directory named after the digest of the two sources it was built from, so a build
+always matches its source: after any change to either the old build is simply not found and
+the source runs until `thirteen compile-solver` runs again.
 The ``.so`` names carry the interpreter's ABI tag, so another Python ignores them too.
 
 ``THIRTEEN_COMPILED_SOLVER`` chooses: unset, the default directory when it holds a build; a
@@ -23,12 +25,17 @@ import warnings
 from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
-SOURCE = Path(__file__).with_name("packer.py")
-STAMP = "packer.sha256"
+MODULES = ("packer", "calculation")
+SOURCES = tuple(Path(__file__).with_name(f"{m}.py") for m in MODULES)
+STAMP = "solver.sha256"
 
 
 def source_digest() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+    """One digest of every compiled source, so a change to any of them makes a build stale."""
+    digest = hashlib.sha256()
+    for source in SOURCES:
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def default_dir() -> Path:
@@ -50,16 +57,20 @@ def chosen_dir() -> Path | None:
     if built == source_digest():
         return build
     if wanted:
-        warnings.warn(f"{ENV}={wanted} was not built from {SOURCE}; using the source "
+        warnings.warn(f"{ENV}={wanted} was not built from this {' and '.join(MODULES)}; "
+                      "using the source "
                       "(run `thirteen compile-solver` again)", stacklevel=3)
     return None
 
 
 def compile_solver(out: Path | None = None) -> Path:
-    """Build the packer search with mypyc into ``out`` (default: `default_dir`); returns it.
+    """Build the compiled modules with mypyc into ``out`` (default: `default_dir`); returns it.
 
     mypyc writes its modules next to the source it compiles, so it compiles a copy of the
-    package in a temporary directory and only the extension modules are kept.
+    package in a temporary directory and only the extension modules are kept. Each module is
+    compiled on its own: together, mypyc would put their shared code in a top-level module,
+    which a directory on ``thirteen.solver.__path__`` cannot provide. PYTHONPATH is dropped
+    because mypy would then find this package's dependencies without their stubs and fail.
     """
     try:
         import mypyc  # noqa: F401
@@ -70,10 +81,12 @@ def compile_solver(out: Path | None = None) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(package, Path(tmp, "thirteen"),
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        done = subprocess.run([sys.executable, "-m", "mypyc", "thirteen/solver/packer.py"],
-                              cwd=tmp, capture_output=True, text=True)
-        if done.returncode:
-            raise RuntimeError(f"mypyc failed:\n{done.stdout}{done.stderr}")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        for module in MODULES:
+            done = subprocess.run([sys.executable, "-m", "mypyc", f"thirteen/solver/{module}.py"],
+                                  cwd=tmp, env=env, capture_output=True, text=True)
+            if done.returncode:
+                raise RuntimeError(f"mypyc failed on {module}.py:\n{done.stdout}{done.stderr}")
         out.mkdir(parents=True, exist_ok=True)
         for old in out.glob("*.so"):
             old.unlink()
@@ -84,7 +97,12 @@ def compile_solver(out: Path | None = None) -> Path:
 
 
 def running() -> str:
-    """Which packer search this process runs, for benchmark headers and survey summaries."""
-    from . import packer
+    """Which solver this process runs, for benchmark headers and survey summaries: "mypyc
+    build" (both modules compiled), "pure Python", or which module alone is compiled."""
+    from . import calculation, packer
 
-    return "mypyc build" if packer.__file__.endswith(".so") else "pure Python"
+    compiled = [m.__name__.rsplit(".", 1)[1] for m in (packer, calculation)
+                if str(m.__file__).endswith(".so")]
+    if not compiled:
+        return "pure Python"
+    return "mypyc build" if len(compiled) == len(MODULES) else f"mypyc build of {compiled[0]} only"

@@ -456,6 +456,17 @@ class _Rollouts:
             self.path.clear()
 
 
+def _roll_until(rollouts: Generator[None, None, None], clock: Clock,
+                stop: int) -> list[IMove] | None:
+    """Run the rollouts until the clock reaches ``stop``; the winning line if one is found."""
+    try:
+        while clock.nodes < stop and next(rollouts, "done") is None:
+            pass
+    except _Found as found:
+        return found.line
+    return None
+
+
 def search_calculation(state: CalcState, budget: Budget) -> Result:
     """Thoughtful solver: the whole stock order is known.
 
@@ -483,13 +494,11 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
             stop = clock.nodes + ROLLOUT_SHARE * limit
             clock.extra_states = len(main.tt)
             try:
-                while clock.nodes < stop and next(rollouts, "done") is None:
-                    pass
-            except _Found as found:
-                line = found.line
-                break
+                line = _roll_until(rollouts, clock, stop)
             finally:
                 clock.extra_states = 0
+            if line is not None:
+                break
             limit = int(limit * 1.5)
     except OutOfBudget as e:
         return Result("unknown", (), clock.nodes, clock.elapsed(), len(main.tt), str(e))
