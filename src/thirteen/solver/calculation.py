@@ -213,19 +213,26 @@ class _Calc:
         return all(not self.height[g] <= ix[card] < NEVER or ban >> g & 1 or first[g] < ix[card]
                    for g, ix in enumerate(self.index))
 
+    def wanting(self) -> tuple[list[int], list[int]]:
+        """``total[r]``: the cards the foundations still wanting rank ``r`` must take before
+        it, summed over them; ``count[r]``: how many foundations want it (see `distances`)."""
+        total = [0] * 14
+        count = [0] * 14
+        height = self.height
+        for f in range(self.nf):
+            seq, h = self.seqs[f], height[f]
+            for k in range(h, len(seq)):
+                total[seq[k]] += k - h
+                count[seq[k]] += 1
+        return total, count
+
     def distances(self) -> list[float]:
-        """How far off each rank is: the mean, over the foundations still wanting it, of the
-        cards each must take first (99 if none wants it). Cached by foundation heights."""
+        """How far off each rank is (`_distance`). Cached by foundation heights."""
         key = bytes(self.height)
         got = self.dist_cache.get(key)
         if got is None:
-            total = [0] * 14
-            count = [0] * 14
-            for seq, h in zip(self.seqs, self.height, strict=True):
-                for k in range(h, len(seq)):
-                    total[seq[k]] += k - h
-                    count[seq[k]] += 1
-            got = [t / c if c else 99.0 for t, c in zip(total, count, strict=True)]
+            total, count = self.wanting()
+            got = [_distance(total[r], count[r]) for r in range(14)]
             self.dist_cache[key] = got
         return got
 
@@ -247,52 +254,110 @@ class _Calc:
             out += [(STOCK, 1, w) for w in self.waste_order(card)]
         return out
 
-    def greedy_move(self) -> IMove | None:
-        """The rule of thumb the rollouts start from: a waste top home, else the turned card
-        home, else the turned card onto the first pile of `waste_order`. (The fair player's
-        rollouts spend nearly all their time here: hence the ``in`` tests before the loops.)"""
-        need = self.need
-        for w, pile in enumerate(self.waste):
-            if pile and pile[-1] in need:
-                top, ban = pile[-1], self.ban[w]
-                for f, r in enumerate(need):
-                    if r == top and not ban >> f & 1:
-                        return (w, 0, f)
-        if self.pos >= len(self.stock):
-            return None
-        card = self.stock[self.pos]
-        if card in need:
-            for f, r in enumerate(need):
-                if r == card and not self.sban >> f & 1:
-                    return (STOCK, 0, f)
-        return (STOCK, 1, min(self._pile_scores(card))[1])
+    def greedy_run(self, path: list[IMove] | None) -> None:
+        """Play the rule of thumb to the end, in place (recording the moves in ``path`` if
+        given): a waste top home, else the turned card home, else the turned card onto the
+        first pile of `waste_order`. The fair player's rollouts spend nearly all their time
+        here, so it works on local arrays: the piles as bytearrays, ``wanted[r]`` (how many
+        foundations want rank ``r`` now) and the sums of `wanting`, updated as cards go home.
+        Only the exhaustive search sets bans, and it never rolls out: bans are not read."""
+        stock, pos, nf, seqs = self.stock, self.pos, self.nf, self.seqs
+        height, need = self.height, self.need
+        piles = [bytearray(pile) for pile in self.waste]
+        nw = len(piles)
+        total, count = self.wanting()
+        wanted = [0] * 14
+        for f in range(nf):
+            wanted[need[f]] += 1
+        scan = True  # False after a card went onto a pile: no top can be wanted then
+        while True:
+            src = STOCK
+            card = 0
+            if scan:
+                for w in range(nw):
+                    pile = piles[w]
+                    if pile and wanted[pile[-1]]:
+                        src = w
+                        card = pile.pop()
+                        break
+            if src == STOCK:
+                if pos >= len(stock):
+                    break
+                card = stock[pos]
+                pos += 1
+                if not wanted[card]:
+                    best = self._pile_for(card, piles, total, count)
+                    piles[best].append(card)
+                    if path is not None:
+                        path.append((STOCK, 1, best))
+                    scan = False
+                    continue
+            scan = True
+            # ``card`` goes home, to the first foundation wanting it
+            f = 0
+            while need[f] != card:
+                f += 1
+            seq = seqs[f]
+            h = height[f]
+            count[card] -= 1
+            for k in range(h + 1, len(seq)):
+                total[seq[k]] -= 1
+            h += 1
+            height[f] = h
+            nxt = seq[h] if h < len(seq) else 0
+            need[f] = nxt
+            wanted[card] -= 1
+            wanted[nxt] += 1
+            if path is not None:
+                path.append((src, 0, f))
+        self.pos = pos
+        self.waste = [bytes(pile) for pile in piles]
+
+    def _pile_for(self, card: int, piles: list[bytearray], total: list[int],
+                  count: list[int]) -> int:
+        """The first pile of `waste_order` for ``card`` (the lowest score, the first of equal
+        ones), from the sums of `wanting`."""
+        d = _distance(total[card], count[card])
+        best = 0
+        best_score = 0.0
+        for w in range(len(piles)):
+            pile = piles[w]
+            if pile:
+                top = pile[-1]
+                score = _pile_score(d, _distance(total[top], count[top]))
+            else:
+                score = EMPTY_PILE_COST
+            if w == 0 or score < best_score:
+                best, best_score = w, score
+        return best
 
     def waste_order(self, card: int) -> list[int]:
         """Waste piles for ``card``, best first, one of each set of equal piles: the pile whose
         top is wanted soonest after ``card``, an empty pile as if its gap were
         `EMPTY_PILE_COST`, a pile whose top is wanted before ``card`` last."""
+        dist = self.distances()
+        d = dist[card]
         scored: list[tuple[float, int]] = []
         seen: set[tuple[bytes, int]] = set()
-        for score, w in self._pile_scores(card):
-            if (self.waste[w], self.ban[w]) not in seen:  # equal piles give equal positions
-                seen.add((self.waste[w], self.ban[w]))
-                scored.append((score, w))
+        for w, pile in enumerate(self.waste):
+            if (pile, self.ban[w]) not in seen:  # equal piles give equal positions
+                seen.add((pile, self.ban[w]))
+                scored.append((_pile_score(d, dist[pile[-1]]) if pile else EMPTY_PILE_COST, w))
         scored.sort()
         return [w for _, w in scored]
 
-    def _pile_scores(self, card: int) -> list[tuple[float, int]]:
-        """(score, pile) for every waste pile, lower better (see `waste_order`); equal piles
-        score alike, so the lowest (score, pile) is also the first of `waste_order`."""
-        dist = self.distances()
-        d = dist[card]
-        out = []
-        for w, pile in enumerate(self.waste):
-            if not pile:
-                out.append((EMPTY_PILE_COST, w))
-            else:
-                dt = dist[pile[-1]]
-                out.append((dt - d if d <= dt else 100 + d - dt, w))
-        return out
+
+def _distance(total: int, count: int) -> float:
+    """How far off a rank is: the mean, over the foundations still wanting it, of the cards
+    each must take first (99 if none wants it)."""
+    return total / count if count else 99.0
+
+
+def _pile_score(d: float, dt: float) -> float:
+    """The score of putting a card ``d`` off onto a top card ``dt`` off, lower better: the gap,
+    or 100 and more when the top is wanted first. Floats, as first measured: exact rationals
+    would break some ties between a gap of 3 and an empty pile the other way."""
+    return dt - d if d <= dt else 100 + d - dt
 
 
 def _to_move(m: IMove) -> Move:
@@ -394,7 +459,7 @@ class _Found(Exception):
 
 class _Rollouts:
     """Nested rollouts (Yan et al.'s method for thoughtful Klondike, with Cazenave's memory of
-    the best line): the level-0 policy is the fair player's rule of thumb (`greedy_move`); the
+    the best line): the level-0 policy is the fair player's rule of thumb (`greedy_run`); the
     level-n policy tries every move, follows each with the level-(n-1) policy to the end, and
     keeps the line that took most cards home so far, playing its next move. Any follow-up that
     wins is a solution. Each position played counts as a node."""
@@ -409,10 +474,19 @@ class _Rollouts:
     def play(self, m: IMove) -> None:
         self.calc.play(m)
         self.path.append(m)
+        self.count(1)
+
+    def count(self, n: int) -> None:
+        """Count ``n`` positions played, checking the budget at each multiple of
+        ``clock.every`` just as playing them one by one would."""
         clock = self.clock
-        clock.nodes += 1
-        if clock.nodes % clock.every == 0:
+        end = clock.nodes + n
+        check = (clock.nodes // clock.every + 1) * clock.every
+        while check <= end:
+            clock.nodes = check
             clock.check(clock.extra_states, self.bytes_per_state)
+            check += clock.every
+        clock.nodes = end
 
     def policy(self, level: int) -> Generator[None, None, tuple[int, list[IMove]]]:
         """Play the level-``level`` policy to the end (yielding now and then so that the
@@ -423,11 +497,10 @@ class _Rollouts:
         best_score = -1
         while not calc.won():
             if level == 0:
-                m = calc.greedy_move()
-                if m is None:
-                    break
-                self.play(m)
-                continue
+                here = len(self.path)
+                calc.greedy_run(self.path)
+                self.count(len(self.path) - here)
+                break
             options = calc.moves()
             if not options:
                 break
@@ -514,7 +587,7 @@ def fair_move(state: CalcState) -> Move | None:
     waste piles, the foundations and the multiset of unseen cards (never their order).
 
     Each legal move (one of each set of equal ones) is followed, in `FAIR_SAMPLES` random
-    orders of the unseen cards, by the rule of thumb (`_Calc.greedy_move`) to the end; the
+    orders of the unseen cards, by the rule of thumb (`_Calc.greedy_run`) to the end; the
     move that took most cards home on average is played (ties: the rule of thumb's order).
     The random orders are seeded by the visible position, so a position always gets the
     same move."""
@@ -538,10 +611,7 @@ def fair_move(state: CalcState) -> Move | None:
             calc.restore(start)
             calc.stock = world
             calc.play(m)
-            g = calc.greedy_move()
-            while g is not None:
-                calc.play(g)
-                g = calc.greedy_move()
+            calc.greedy_run(None)
             score += sum(calc.height) + (calc.done if calc.won() else 0)
         if score > best_score:
             best, best_score = m, score
