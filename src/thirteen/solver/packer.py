@@ -17,6 +17,7 @@ import dataclasses
 import random
 import sys
 from collections.abc import Callable, Hashable, Iterator
+from typing import Final
 
 from ..moves import Move, Place
 from ..packer import PackerState
@@ -30,8 +31,11 @@ from .common import (
     checked_result,
 )
 
-FOUNDATION = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
-KING_PILE = -2  # internal move target: Bisley's king pile of the card's suit
+# Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
+FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
+KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's suit
+BOTTOM: Final = 254  # `_Search.below`: the card lies at the bottom of its column
+HOME: Final = 255  # `_Search.below`: the card is home
 
 
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
@@ -85,12 +89,27 @@ class _Search:
                 for c in pile:
                     self.home[c.rank] += 1
         self.tt: set[bytes] = set()
-        self._col_of = [-1] * 60  # `dead`'s scratch: the column of each card code, -1 home
-        self._at = [0] * 60  # and its height in that column
+        self.unique = enc is _code  # every card its own code: `key` may use `below`
+        # below[code]: the card that card lies on, BOTTOM at a column's bottom, HOME (or not
+        # in the deck) otherwise.
+        self.below = bytearray([HOME]) * 60
+        for col in self.cols:
+            for idx in range(len(col)):
+                self.below[col[idx]] = col[idx - 1] if idx else BOTTOM
+        self._by_top = [0] * 60  # `moves`' scratch: the column whose top card is each code
+        # col_of[code], at[code]: the column and height of each card (stale for a card at
+        # home, which `fh` tells), kept up to date by `do` and `undo` for `dead`.
+        self.col_of = [0] * 60
+        self.at = [0] * 60
+        for ci, col in enumerate(self.cols):
+            for idx in range(len(col)):
+                self.col_of[col[idx]] = ci
+                self.at[col[idx]] = idx
+        self._ceil = [-1] * self.ncols  # and the top of Z in each column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
         self.noise = 0  # probes: random noise added to move scores, up to this much
         self.rng = random.Random(0)
-        self._ukey = b""  # urgency cache, valid while the foundations are unchanged
+        self._ukey = -1  # urgency cache, valid while the foundations are unchanged
         self._ucache: dict[bytes, int] = {}
         self.prefix: list[IMove] = []
         self.bytes_per_state = 200
@@ -170,9 +189,13 @@ class _Search:
         """Play internal move ``m``; returns the source's old face-down count, for `undo`."""
         src, dst, n = m
         cols = self.cols
+        below = self.below
         if src < 0:  # worry-back: the foundation's top card onto column dst
             s = -1 - src
-            cols[dst] = cols[dst] + bytes([self.fh[s] * 4 + s])
+            card = self.fh[s] * 4 + s
+            below[card] = cols[dst][-1] if len(cols[dst]) else BOTTOM
+            self._place(bytes([card]), dst)
+            cols[dst] = cols[dst] + bytes([card])
             self.fh[s] -= 1
             return 0
         col = cols[src]
@@ -182,8 +205,11 @@ class _Search:
         if old_hid and old_hid > len(col) - n - 1:
             self.hid[src] = max(len(col) - n - 1, 0)
         if dst >= 0:
+            below[moved[0]] = cols[dst][-1] if len(cols[dst]) else BOTTOM
+            self._place(moved, dst)
             cols[dst] = cols[dst] + moved
         else:
+            below[moved[0]] = HOME
             c = moved[0]
             if self.bisley:
                 if dst == FOUNDATION:
@@ -201,6 +227,7 @@ class _Search:
         src, dst, n = m
         cols = self.cols
         if src < 0:
+            self.below[cols[dst][-1]] = HOME
             cols[dst] = cols[dst][:-1]
             self.fh[-1 - src] += 1
             return
@@ -220,8 +247,18 @@ class _Search:
                 self.home[c >> 2] -= 1
             else:
                 self.fh[c & 3] -= 1
-        cols[src] = cols[src] + moved
+        old = cols[src]
+        self.below[moved[0]] = old[-1] if len(old) else BOTTOM
+        self._place(moved, src)
+        cols[src] = old + moved
         self.hid[src] = old_hid
+
+    def _place(self, cards: bytes, ci: int) -> None:
+        """Note in `col_of` and `at` that ``cards`` go on top of column ``ci``."""
+        base = len(self.cols[ci])
+        for k in range(len(cards)):
+            self.col_of[cards[k]] = ci
+            self.at[cards[k]] = base + k
 
     def auto(self, record: list[tuple[IMove, int, bytes]]) -> None:
         """Play safe moves home until none is left, appending them to ``record``."""
@@ -245,9 +282,14 @@ class _Search:
 
     # ---- keys, dead ends, move lists -------------------------------------------------------
     def key(self) -> bytes:
+        """The position up to the order of the columns. Where every card has its own code
+        (suits kept), that is what each card lies on (`below`), kept up to date by `do` and
+        `undo`: no sorting. Otherwise the columns sorted (with their face-down counts)."""
         if self.sequences:
             return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
                                                                   strict=True)))
+        if self.unique:
+            return bytes(self.below)
         return b"\0".join(sorted(self.cols))
 
     def won(self) -> bool:
@@ -266,31 +308,28 @@ class _Search:
         host at its turn: the position is lost.
         """
         cols = self.cols
-        # Where each card lies: column and height, -1 for a card at home (never comes back).
-        # Flat int lists, not a dict of tuples: this runs at every position.
-        col_of = self._col_of
-        at = self._at
-        for k in range(len(col_of)):
-            col_of[k] = -1
+        col_of = self.col_of  # stale for cards at home: dead_check means suit foundations
+        at = self.at
+        fh = self.fh
         trapped: list[int] = []
         kings_space = self.space == "kings"
         for ci in range(len(cols)):
             col = cols[ci]
-            low = [99, 99, 99, 99]
+            low = 0xFFFF  # the lowest rank of each suit so far, four bits a suit (15: none)
             for idx in range(len(col)):
                 c = col[idx]
-                col_of[c] = ci
-                at[c] = idx
-                s, r = c & 3, c >> 2
-                if low[s] < r:
+                shift = (c & 3) * 4
+                r = c >> 2
+                lowest = low >> shift & 15
+                if lowest < r:
                     if not (kings_space and r == 13):
                         trapped.append(c)
-                elif r < low[s]:
-                    low[s] = r
+                elif r < lowest:
+                    low = low & ~(15 << shift) | r << shift
         if not trapped:
             return False
         hosts = self.hosts
-        ceil = [-1] * self.ncols
+        ceil = self._ceil
         while True:
             # ceil[ci]: the highest place in column ci held by a card of Z; every card at or
             # under it is in Z, so a host strictly under it stays covered until c* leaves.
@@ -304,8 +343,7 @@ class _Search:
             kept: list[int] = []
             for c in trapped:
                 for e in hosts[c]:
-                    ce = col_of[e]
-                    if ce >= 0 and at[e] >= ceil[ce]:
+                    if e >> 2 > fh[e & 3] and at[e] >= ceil[col_of[e]]:
                         break  # a host that is neither home nor covered: c might be c*
                 else:
                     kept.append(c)
@@ -321,8 +359,9 @@ class _Search:
         is home or strictly under a card of Z."""
         cols = self.cols
         hosts = self.hosts
-        col_of = self._col_of
-        at = self._at
+        col_of = self.col_of
+        at = self.at
+        fh = self.fh
         kings_space = self.space == "kings"
         low = [99, 99, 99, 99]  # lowest rank of each suit in Z
         for ci, col in enumerate(cols):
@@ -342,8 +381,10 @@ class _Search:
                     if kings_space and c >> 2 == 13:
                         continue  # a space may take it
                     for e in hosts[c]:
+                        if e >> 2 <= fh[e & 3]:
+                            continue  # home
                         ce = col_of[e]
-                        if ce >= 0 and at[e] >= ceil[ce] and not (ce == ci and at[e] < idx):
+                        if at[e] >= ceil[ce] and not (ce == ci and at[e] < idx):
                             break  # a host it may reach
                     else:
                         for k in range(top + 1, idx + 1):
@@ -359,7 +400,7 @@ class _Search:
         cols = self.cols
         ncols = self.ncols
         out: list[int] = []  # `_entry` ints: score and move in one, so sorting is cheap
-        fkey = bytes(self.fh + self.fa + self.fk + self.home)
+        fkey = self._foundation_key()
         if fkey != self._ukey or len(self._ucache) > 200_000:
             self._ucache = {}
             self._ukey = fkey
@@ -377,7 +418,15 @@ class _Search:
                 break
         space = self.space
         pack_ok = self.pack_ok
-        tops = [col[-1] if col else 63 for col in cols]  # 63 packs onto nothing
+        hosts = self.hosts
+        by_top = self._by_top
+        topmask = 0  # a bit for each code that is some column's top card
+        if self.unique:
+            for j in range(ncols):
+                cj = cols[j]
+                if len(cj):
+                    by_top[cj[-1]] = j
+                    topmask |= 1 << cj[-1]
         for i in range(ncols):
             col = cols[i]
             if not col:
@@ -392,11 +441,18 @@ class _Search:
             if not self.sequences:
                 if lone and (space == "none" or (space == "kings" and c >> 2 == 13)):
                     continue  # R1/R2: a lone card that moves only empties a useless column
-                row = c * 64
                 ui = URGENCY * urgency[i]
-                for j in range(ncols):
-                    if pack_ok[row + tops[j]] and j != i:
-                        out.append(_entry(ui - URGENCY // 2 * urgency[j], i, j, 1))
+                if self.unique:  # each host is on top of one column at most
+                    for h in hosts[c]:
+                        if topmask >> h & 1:
+                            j = by_top[h]
+                            out.append(_entry(ui - URGENCY // 2 * urgency[j], i, j, 1))
+                else:
+                    row = c * 64
+                    for j in range(ncols):
+                        cj = cols[j]
+                        if j != i and len(cj) and pack_ok[row + cj[-1]]:
+                            out.append(_entry(ui - URGENCY // 2 * urgency[j], i, j, 1))
                 if first_space >= 0 and not lone and (
                         space == "any" or (space == "kings" and c >> 2 == 13)):
                     out.append(_entry(ui + SPACE_PENALTY, i, first_space, 1))
@@ -426,6 +482,20 @@ class _Search:
         out.sort()
         return [((e >> 8 & 31) - 4, (e >> 4 & 15) - 2, e & 15) for e in out]
 
+
+    def _foundation_key(self) -> int:
+        """The foundations as one int (the lists this game moves), for the urgency cache."""
+        key = 0
+        if self.bisley:
+            for s in range(4):
+                key = key << 8 | self.fa[s] << 4 | self.fk[s]
+        elif self.rank_found:
+            for r in range(1, 14):
+                key = key << 3 | self.home[r]
+        else:
+            for s in range(4):
+                key = key << 4 | self.fh[s]
+        return key
 
     def _worry_moves(self, out: list[int], first_space: int) -> None:
         """Foundation tops back onto a column top they pack onto, or into the first space
@@ -591,16 +661,16 @@ def luby(i: int) -> int:
         i -= (1 << (k - 1)) - 1
 
 
-FIRST_SLICE = 2000
+FIRST_SLICE: Final = 2000
 # Move scores (small first) are ints, in twentieths of a unit of urgency.
-URGENCY = 20  # per unit of the source column's urgency; the target's counts half, negated
-HOME_SCORE = -2000  # moves home first
-RUN_CARD = 2  # Castles: per card of a run moved
-SPLIT_PENALTY = 400  # Castles: splitting a run that sits on its natural host comes late
-SPACE_PENALTY = 100  # moves into a space come after moves onto a card
-PROBE_NOISE = 600
-PROBE_UNIT = 100  # positions: the probes' restart lengths are this times the Luby sequence
-WORRY_SCORE = 4000  # worry-back moves come last
+URGENCY: Final = 20  # per unit of the source column's urgency; the target's counts half, negated
+HOME_SCORE: Final = -2000  # moves home first
+RUN_CARD: Final = 2  # Castles: per card of a run moved
+SPLIT_PENALTY: Final = 400  # Castles: splitting a run that sits on its natural host comes late
+SPACE_PENALTY: Final = 100  # moves into a space come after moves onto a card
+PROBE_NOISE: Final = 600
+PROBE_UNIT: Final = 100  # positions: the probes' restart lengths are this times Luby's sequence
+WORRY_SCORE: Final = 4000  # worry-back moves come last
 
 
 def _entry(score: int, src: int, dst: int, n: int) -> int:
