@@ -175,38 +175,44 @@ class _Calc:
         Only the highest card of T in each pile matters for blocking (``top[w]``), and
         whether a card stays in T depends only on its rank (and its ban, on a top card)."""
         waste, left, seqs, height = self.waste, self.left[self.pos], self.seqs, self.height
+        nw, nf, ban = len(waste), self.nf, self.ban
         top = [len(p) - 1 for p in waste]
         while True:
             free = [c > 0 for c in left]
-            for w, pile in enumerate(waste):
-                for r in pile[max(top[w], 0):]:
-                    free[r] = True
+            for w in range(nw):
+                pile = waste[w]
+                for i in range(max(top[w], 0), len(pile)):
+                    free[pile[i]] = True
             # first[g]: where foundation g's first blocked rank lies in its sequence; ranks
             # before it (and it) are ones g may take before any blocked one: not trapped.
-            first = []
+            first = [0] * nf
             trapped = [True] * 14
-            for seq, h in zip(seqs, height, strict=True):
-                k = h
+            for g in range(nf):
+                seq = seqs[g]
+                k = height[g]
                 while k < len(seq) and free[seq[k]]:
                     trapped[seq[k]] = False
                     k += 1
                 if k < len(seq):
                     trapped[seq[k]] = False
-                first.append(k)
-            ranks = [r for r in range(1, 14) if trapped[r]]
+                first[g] = k
             changed = False
-            for w, pile in enumerate(waste):
-                if top[w] < 0:
+            for w in range(nw):
+                t = top[w]
+                if t < 0:
                     continue
-                new = max((pile.rfind(r, 0, top[w] + 1) for r in ranks), default=-1)
-                if top[w] == len(pile) - 1 and new < top[w] and self.ban[w] \
-                        and self.trapped_top(pile[-1], self.ban[w], first):
-                    new = top[w]
-                if new != top[w]:
+                pile = waste[w]
+                new = t  # the highest card of T left in the pile: a trapped rank
+                while new >= 0 and not trapped[pile[new]]:
+                    new -= 1
+                if t == len(pile) - 1 and new < t and ban[w] \
+                        and self.trapped_top(pile[-1], ban[w], first):
+                    new = t
+                if new != t:
                     top[w] = new
                     changed = True
             if not changed:
-                return any(t >= 0 for t in top)
+                return max(top) >= 0
 
     def trapped_top(self, card: int, ban: int, first: list[int]) -> bool:
         """Whether a top card with bans ``ban`` stays in T (see `dead`)."""
