@@ -189,11 +189,12 @@ class _Calc:
             trapped = [True] * 14
             for g in range(nf):
                 seq = seqs[g]
+                n = len(seq)
                 k = height[g]
-                while k < len(seq) and free[seq[k]]:
+                while k < n and free[seq[k]]:
                     trapped[seq[k]] = False
                     k += 1
-                if k < len(seq):
+                if k < n:
                     trapped[seq[k]] = False
                 first[g] = k
             changed = False
@@ -215,9 +216,14 @@ class _Calc:
                 return max(top) >= 0
 
     def trapped_top(self, card: int, ban: int, first: list[int]) -> bool:
-        """Whether a top card with bans ``ban`` stays in T (see `dead`)."""
-        return all(not self.height[g] <= ix[card] < NEVER or ban >> g & 1 or first[g] < ix[card]
-                   for g, ix in enumerate(self.index))
+        """Whether a top card with bans ``ban`` stays in T (see `dead`): no foundation may
+        take it before a blocked rank."""
+        height, index = self.height, self.index
+        for g in range(self.nf):
+            k = index[g][card]
+            if height[g] <= k < NEVER and not ban >> g & 1 and first[g] >= k:
+                return False
+        return True
 
     def wanting(self) -> tuple[list[int], list[int]]:
         """``total[r]``: the cards the foundations still wanting rank ``r`` must take before
