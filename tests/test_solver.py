@@ -589,3 +589,53 @@ def test_probe_solutions_replay_to_a_win(game: str) -> None:
             assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
             wins += 1
     assert wins > 0
+
+
+PACKERS = [name for name in GAMES if isinstance(new_state(get_variant(name), 1), PackerState)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PACKERS), st.booleans(), st.integers(1, 32000), st.integers(0, 2**32),
+       st.integers(1, 80))
+def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, number: int,
+                                                   seed: int, steps: int) -> None:
+    """The search keeps its key (`below`) and the card places of its dead-end check up to date
+    through `do` and `undo` instead of recomputing them: after random moves, and after taking
+    them all back, they equal those of a search started afresh on the engine's position, and
+    the key does not depend on the order of the columns."""
+    from thirteen.solver.packer import _Search, to_engine_moves
+
+    variant = get_variant(game)
+    if worry and variant.kings_down:
+        return  # Bisley has no worrying back
+    if worry:
+        variant = variant.with_options(worry_back=True)
+    state = new_state(variant, number)
+    assert isinstance(state, PackerState)
+    budget = Budget()
+    search = _Search(state, budget)
+    root = search.key()
+    rng = random.Random(seed)
+    played = []
+    for _ in range(steps):
+        moves = search.moves()
+        if not moves:
+            break
+        m = rng.choice(moves)
+        card = search.cols[m[0]][-1:] if m[0] >= 0 else b""
+        played.append((m, search.do(m), card))
+        (move,) = to_engine_moves(state, [m])
+        state = state.apply(move)
+        fresh = _Search(state, budget)
+        assert search.cols == fresh.cols
+        assert search.key() == fresh.key()
+        if search.unique:  # shared codes (foundations by rank) have no place of their own
+            for col in search.cols:
+                for c in col:
+                    assert (search.col_of[c], search.at[c]) == (fresh.col_of[c], fresh.at[c])
+    shuffled = dataclasses.replace(state, columns=tuple(reversed(state.columns)),
+                                   hidden=tuple(reversed(state.hidden)))
+    assert _Search(shuffled, budget).key() == search.key()
+    for m, old_hid, card in reversed(played):
+        search.undo(m, old_hid, card)
+    assert search.key() == root
