@@ -34,8 +34,9 @@ from .common import (
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
 KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's suit
-BOTTOM: Final = 254  # `_Search.below`: the card lies at the bottom of its column
-HOME: Final = 255  # `_Search.below`: the card is home
+BOTTOM: Final = 60  # `_Search.below`: the card lies at the bottom of its column
+HOME: Final = 61  # `_Search.below`: the card is home (codes go up to 55)
+FACE_DOWN: Final = 64  # `_Search.below`: added while the card is face down
 
 
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
@@ -91,12 +92,15 @@ class _Search:
         self.tt: set[bytes] = set()
         self.unique = enc is _code  # every card its own code: `key` may use `below`
         # below[code]: the card that card lies on, BOTTOM at a column's bottom, HOME (or not
-        # in the deck) otherwise.
+        # in the deck) otherwise; plus FACE_DOWN while the card is face down.
         self.below = bytearray([HOME]) * 60
-        for col in self.cols:
+        for ci, col in enumerate(self.cols):
             for idx in range(len(col)):
-                self.below[col[idx]] = col[idx - 1] if idx else BOTTOM
-        self._by_top = [0] * 60  # `moves`' scratch: the column whose top card is each code
+                self.below[col[idx]] = ((col[idx - 1] if idx else BOTTOM)
+                                        + (FACE_DOWN if idx < self.hid[ci] else 0))
+        # `moves`' scratch: for each code, a bit for each column whose top card has it (all
+        # zero between calls)
+        self._on_top = [0] * 60
         # col_of[code], at[code]: the column and height of each card (stale for a card at
         # home, which `fh` tells), kept up to date by `do` and `undo` for `dead`.
         self.col_of = [0] * 60
@@ -204,6 +208,8 @@ class _Search:
         old_hid = self.hid[src]
         if old_hid and old_hid > len(col) - n - 1:
             self.hid[src] = max(len(col) - n - 1, 0)
+            for k in range(self.hid[src], old_hid):  # turned face up
+                below[col[k]] -= FACE_DOWN
         if dst >= 0:
             below[moved[0]] = cols[dst][-1] if len(cols[dst]) else BOTTOM
             self._place(moved, dst)
@@ -251,6 +257,8 @@ class _Search:
         self.below[moved[0]] = old[-1] if len(old) else BOTTOM
         self._place(moved, src)
         cols[src] = old + moved
+        for k in range(self.hid[src], old_hid):  # face down again
+            self.below[old[k]] += FACE_DOWN
         self.hid[src] = old_hid
 
     def _place(self, cards: bytes, ci: int) -> None:
@@ -283,13 +291,14 @@ class _Search:
     # ---- keys, dead ends, move lists -------------------------------------------------------
     def key(self) -> bytes:
         """The position up to the order of the columns. Where every card has its own code
-        (suits kept), that is what each card lies on (`below`), kept up to date by `do` and
-        `undo`: no sorting. Otherwise the columns sorted (with their face-down counts)."""
+        (suits kept), that is what each card lies on and whether it is face down (`below`),
+        kept up to date by `do` and `undo`: no sorting. Otherwise the columns sorted (with
+        their face-down counts)."""
+        if self.unique:
+            return bytes(self.below)
         if self.sequences:
             return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
                                                                   strict=True)))
-        if self.unique:
-            return bytes(self.below)
         return b"\0".join(sorted(self.cols))
 
     def won(self) -> bool:
@@ -417,16 +426,10 @@ class _Search:
                 first_space = j
                 break
         space = self.space
-        pack_ok = self.pack_ok
-        hosts = self.hosts
-        by_top = self._by_top
-        topmask = 0  # a bit for each code that is some column's top card
-        if self.unique:
-            for j in range(ncols):
-                cj = cols[j]
-                if len(cj):
-                    by_top[cj[-1]] = j
-                    topmask |= 1 << cj[-1]
+        on_top = self._on_top
+        for j in range(ncols):
+            if len(cols[j]):
+                on_top[cols[j][-1]] |= 1 << j
         for i in range(ncols):
             col = cols[i]
             if not col:
@@ -442,37 +445,21 @@ class _Search:
                 if lone and (space == "none" or (space == "kings" and c >> 2 == 13)):
                     continue  # R1/R2: a lone card that moves only empties a useless column
                 ui = URGENCY * urgency[i]
-                if self.unique:  # each host is on top of one column at most
-                    for h in hosts[c]:
-                        if topmask >> h & 1:
-                            j = by_top[h]
-                            out.append(_entry(ui - URGENCY // 2 * urgency[j], i, j, 1))
-                else:
-                    row = c * 64
-                    for j in range(ncols):
-                        cj = cols[j]
-                        if j != i and len(cj) and pack_ok[row + cj[-1]]:
-                            out.append(_entry(ui - URGENCY // 2 * urgency[j], i, j, 1))
+                self._packs(c, i, 1, ui, urgency, out)
                 if first_space >= 0 and not lone and (
                         space == "any" or (space == "kings" and c >> 2 == 13)):
                     out.append(_entry(ui + SPACE_PENALTY, i, first_space, 1))
             else:
                 run = self.run_length(i)
+                ui = URGENCY * urgency[i]
                 for n in range(1, run + 1):
-                    b = col[-n]
-                    whole = n == len(col)
-                    for j in range(ncols):
-                        if j == i:
-                            continue
-                        cj = cols[j]
-                        if cj:
-                            if pack_ok[b * 64 + cj[-1]]:
-                                score = (URGENCY * urgency[i] - URGENCY // 2 * urgency[j]
-                                         + RUN_CARD * n + (SPLIT_PENALTY if n < run else 0))
-                                out.append(_entry(score, i, j, n))
-                        elif j == first_space and not whole and space == "any":
-                            score = URGENCY * urgency[i] + SPACE_PENALTY + RUN_CARD * n
-                            out.append(_entry(score, i, j, n))
+                    split = SPLIT_PENALTY if n < run else 0
+                    self._packs(col[-n], i, n, ui + RUN_CARD * n + split, urgency, out)
+                    if first_space >= 0 and n < len(col) and space == "any":
+                        out.append(_entry(ui + SPACE_PENALTY + RUN_CARD * n, i, first_space, n))
+        for j in range(ncols):
+            if len(cols[j]):
+                on_top[cols[j][-1]] = 0
         if self.worry:
             self._worry_moves(out, first_space)
         if self.noise:
@@ -482,6 +469,21 @@ class _Search:
         out.sort()
         return [((e >> 8 & 31) - 4, (e >> 4 & 15) - 2, e & 15) for e in out]
 
+
+    def _packs(self, card: int, i: int, n: int, score: int, urgency: list[int],
+               out: list[int]) -> None:
+        """Append the moves of the ``n`` cards of column ``i`` whose bottom is ``card`` onto
+        each column whose top takes it (`_on_top`), scored ``score`` less half the target's
+        urgency."""
+        on_top = self._on_top
+        for h in self.hosts[card]:
+            m = on_top[h]
+            j = 0
+            while m:
+                if m & 1 and j != i:
+                    out.append(_entry(score - URGENCY // 2 * urgency[j], i, j, n))
+                m >>= 1
+                j += 1
 
     def _foundation_key(self) -> int:
         """The foundations as one int (the lists this game moves), for the urgency cache."""
