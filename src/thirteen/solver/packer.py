@@ -109,7 +109,7 @@ class _Search:
             for idx in range(len(col)):
                 self.col_of[col[idx]] = ci
                 self.at[col[idx]] = idx
-        self._ceil = [-1] * self.ncols  # and the top of Z in each column
+        self._ceil = [-1] * self.ncols  # `dead`'s scratch: the top of Z in each column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
         self.noise = 0  # probes: random noise added to move scores, up to this much
         self.rng = random.Random(0)
@@ -132,7 +132,7 @@ class _Search:
                 else:
                     hs = []
                 self.hosts[code] = tuple(sorted(set(hs)))
-        # pack_ok[card * 64 + target]: 1 if card packs onto target (`packs`, as a table).
+        # pack_ok[card * 64 + target]: 1 if card packs onto target (`hosts` as a table).
         table = bytearray(64 * 64)
         for card in range(60):
             for target in self.hosts[card]:
