@@ -473,15 +473,15 @@ class _Search:
     def _packs(self, card: int, i: int, n: int, score: int, urgency: list[int],
                out: list[int]) -> None:
         """Append the moves of the ``n`` cards of column ``i`` whose bottom is ``card`` onto
-        each column whose top takes it (`_on_top`), scored ``score`` less half the target's
-        urgency."""
+        each column whose top takes it (`_on_top`), scored ``score`` less the target's
+        urgency: burying an urgent column comes last."""
         on_top = self._on_top
         for h in self.hosts[card]:
             m = on_top[h]
             j = 0
             while m:
                 if m & 1 and j != i:
-                    out.append(_entry(score - URGENCY // 2 * urgency[j], i, j, n))
+                    out.append(_entry(score - URGENCY * urgency[j], i, j, n))
                 m >>= 1
                 j += 1
 
@@ -526,7 +526,9 @@ class _Search:
         return n
 
     def _urgency(self, col: bytes) -> int:
-        """How soon this column hides a card the foundations want: small is urgent."""
+        """How soon this column hides a card the foundations want: small is urgent. The
+        least, over its cards, of 4 per card its foundation takes first plus 1 per card on
+        top of it (weights measured on deals: docs/solver.md, *Search*)."""
         best = 99
         depth = len(col)
         fh = self.fh
@@ -540,7 +542,7 @@ class _Search:
             else:
                 d = 0 if self.home[r] < self.home[r - 1] else r - 1 - max(
                     k for k in range(14) if self.home[k] > self.home[k + 1] or k == 13)
-            score = d * 2 + (depth - 1 - idx)
+            score = d * 4 + (depth - 1 - idx)
             if score < best:
                 best = score
         return best
@@ -665,7 +667,7 @@ def luby(i: int) -> int:
 
 FIRST_SLICE: Final = 2000
 # Move scores (small first) are ints, in twentieths of a unit of urgency.
-URGENCY: Final = 20  # per unit of the source column's urgency; the target's counts half, negated
+URGENCY: Final = 20  # per unit of the source column's urgency; the target's counts negated
 HOME_SCORE: Final = -2000  # moves home first
 RUN_CARD: Final = 2  # Castles: per card of a run moved
 SPLIT_PENALTY: Final = 400  # Castles: splitting a run that sits on its natural host comes late
