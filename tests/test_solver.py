@@ -629,7 +629,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
         fresh = _Search(state, budget)
         assert search.cols == fresh.cols
         assert search.key() == fresh.key()
-        if search.unique:  # shared codes (foundations by rank) have no place of their own
+        if search.dead_check:  # the only reader of the places (suit foundations, unique codes)
             for col in search.cols:
                 for c in col:
                     assert (search.col_of[c], search.at[c]) == (fresh.col_of[c], fresh.at[c])

@@ -554,7 +554,7 @@ def main(args: Any) -> int:
 
     solver = running()
     print(f"solver: {solver} in this process"
-          + (" (`thirteen compile-solver` makes it 2.2-2.4 times faster)"
+          + (" (`thirteen compile-solver` makes the search 3-7 times faster)"
              if solver == "pure Python" else ""))
     flags = "".join(f" --{k.replace('_', '-')}" if v is True else f" --{k} {v}"
                     for k, v in sorted(variant.options().items()))

@@ -102,7 +102,7 @@ class _Search:
         # zero between calls)
         self._on_top = [0] * 60
         # col_of[code], at[code]: the column and height of each card (stale for a card at
-        # home, which `fh` tells), kept up to date by `do` and `undo` for `dead`.
+        # home, which `fh` tells), kept up to date by `do` and `undo` where `dead` runs.
         self.col_of = [0] * 60
         self.at = [0] * 60
         for ci, col in enumerate(self.cols):
@@ -262,7 +262,10 @@ class _Search:
         self.hid[src] = old_hid
 
     def _place(self, cards: bytes, ci: int) -> None:
-        """Note in `col_of` and `at` that ``cards`` go on top of column ``ci``."""
+        """Note in `col_of` and `at` that ``cards`` go on top of column ``ci`` (only `dead`
+        reads them)."""
+        if not self.dead_check:
+            return
         base = len(self.cols[ci])
         for k in range(len(cards)):
             self.col_of[cards[k]] = ci
