@@ -112,6 +112,8 @@ class _Search:
         self._ceil = [-1] * self.ncols  # `dead`'s scratch: the top of Z in each column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
         self.noise = 0  # probes: random noise added to move scores, up to this much
+        # per unit of urgency in move scores; 0 in an unguided probe, whose order is its noise
+        self.weight = URGENCY
         self.rng = random.Random(0)
         self._ukey = -1  # urgency cache, valid while the foundations are unchanged
         self._ucache: dict[bytes, int] = {}
@@ -447,14 +449,14 @@ class _Search:
             if not self.sequences:
                 if lone and (space == "none" or (space == "kings" and c >> 2 == 13)):
                     continue  # R1/R2: a lone card that moves only empties a useless column
-                ui = URGENCY * urgency[i]
+                ui = self.weight * urgency[i]
                 self._packs(c, i, 1, ui, urgency, out)
                 if first_space >= 0 and not lone and (
                         space == "any" or (space == "kings" and c >> 2 == 13)):
                     out.append(_entry(ui + SPACE_PENALTY, i, first_space, 1))
             else:
                 run = self.run_length(i)
-                ui = URGENCY * urgency[i]
+                ui = self.weight * urgency[i]
                 for n in range(1, run + 1):
                     split = SPLIT_PENALTY if n < run else 0
                     self._packs(col[-n], i, n, ui + RUN_CARD * n + split, urgency, out)
@@ -484,7 +486,7 @@ class _Search:
             j = 0
             while m:
                 if m & 1 and j != i:
-                    out.append(_entry(score - URGENCY * urgency[j], i, j, n))
+                    out.append(_entry(score - self.weight * urgency[j], i, j, n))
                 m >>= 1
                 j += 1
 
@@ -624,7 +626,9 @@ def portfolio(main: _Search, state: PackerState,
     ``unsolvable``) alternate with as many positions of probes: restarts that order moves with
     random noise and keep their own, discarded, tables, each `PROBE_UNIT` times the next term
     of the Luby sequence long (many short tries, a few long ones). Slices grow by half each
-    round.
+    round. After `UNGUIDED_AFTER` positions every second probe ignores urgency (its order is
+    the noise, moves home still first): the deals that outlast the guided probes mostly need
+    a line the guided order ranks low, and noise around that order rarely reaches it.
     """
     clock = main.clock
     verdict = main.start()
@@ -644,6 +648,8 @@ def portfolio(main: _Search, state: PackerState,
             probe = _Search(state, budget, probe=True)
             probe.clock = clock
             probe.noise = PROBE_NOISE
+            if seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER:
+                probe.weight = 0
             probe.rng = random.Random(seed)
             clock.extra_states = len(main.tt)
             try:
@@ -676,6 +682,7 @@ RUN_CARD: Final = 2  # Castles: per card of a run moved
 SPLIT_PENALTY: Final = 400  # Castles: splitting a run that sits on its natural host comes late
 SPACE_PENALTY: Final = 100  # moves into a space come after moves onto a card
 PROBE_NOISE: Final = 600
+UNGUIDED_AFTER: Final = 20_000  # positions; from then on every second probe is unguided
 PROBE_UNIT: Final = 100  # positions: the probes' restart lengths are this times Luby's sequence
 WORRY_SCORE: Final = 4000  # worry-back moves come last
 
