@@ -426,6 +426,24 @@ def test_luby_sequence_of_probe_lengths() -> None:
     assert luby(31) == 16 and luby(32) == 1
 
 
+def test_unguided_probe_orders_by_noise_alone() -> None:
+    """An unguided probe (weight 0) ignores urgency: without noise its moves come home first,
+    then in column order, while the guided search of the same position puts urgent columns
+    first; both offer the same moves."""
+    from thirteen.solver.packer import _Search
+
+    state = new_state("bakers-dozen", 1)
+    assert isinstance(state, PackerState)
+    guided = _Search(state, Budget())
+    unguided = _Search(state, Budget())
+    unguided.weight = 0
+    g, u = guided.moves(), unguided.moves()
+    assert sorted(g) == sorted(u)
+    home = [m for m in u if m[1] < 0]
+    assert u == home + sorted(m for m in u if m[1] >= 0)
+    assert g != u
+
+
 def test_find_deal_picks_by_difficulty() -> None:
     variant = get_variant("bakers-dozen")
     drawn: list[int] = []
