@@ -1,8 +1,9 @@
 """Search for the Baker's Dozen family (packers), on a compact internal representation.
 
 A column is a ``bytes`` object of card codes (``rank * 4 + suit``, bottom card first); the
-canonical key of a position is its columns sorted and joined (the foundations follow from
-which cards are left: a suit's home cards are A..n, even when cards come back). The
+canonical key of a position is what each card lies on (or, where codes are shared, its columns
+sorted and joined); the foundations follow from which cards are left: a suit's home cards are
+A..n, even when cards come back (`_Search.key`). The
 search is a depth-first search with a transposition table of keys, provably safe moves to
 the foundations played automatically, dominance cuts between moves and a dead-end proof
 (`_Search.dead`); every rule is argued in docs/solver.md. It runs in slices interleaved with
@@ -414,17 +415,7 @@ class _Search:
         cols = self.cols
         ncols = self.ncols
         out: list[int] = []  # `_entry` ints: score and move in one, so sorting is cheap
-        fkey = self._foundation_key()
-        if fkey != self._ukey or len(self._ucache) > 200_000:
-            self._ucache = {}
-            self._ukey = fkey
-        cache = self._ucache
-        urgency = []
-        for col in cols:
-            u = cache.get(col)
-            if u is None:
-                u = cache[col] = self._urgency(col)
-            urgency.append(u)
+        urgency = self._urgencies() if self.weight else [0] * ncols  # unguided: not read
         first_space = -1
         for j in range(ncols):
             if not cols[j]:
@@ -489,6 +480,21 @@ class _Search:
                     out.append(_entry(score - self.weight * urgency[j], i, j, n))
                 m >>= 1
                 j += 1
+
+    def _urgencies(self) -> list[int]:
+        """Each column's `_urgency`, cached by column while the foundations stay the same."""
+        fkey = self._foundation_key()
+        if fkey != self._ukey or len(self._ucache) > 200_000:
+            self._ucache = {}
+            self._ukey = fkey
+        cache = self._ucache
+        urgency = []
+        for col in self.cols:
+            u = cache.get(col)
+            if u is None:
+                u = cache[col] = self._urgency(col)
+            urgency.append(u)
+        return urgency
 
     def _foundation_key(self) -> int:
         """The foundations as one int (the lists this game moves), for the urgency cache."""
