@@ -145,11 +145,11 @@ def ratio(ours: list[Run], theirs: list[Run], which: str) -> str:
     pairs = [(a.seconds, b.seconds) for a, b in zip(ours, theirs, strict=True)
              if (b.verdict == "solved" if which == "solves"
                  else a.verdict != "unknown" and b.verdict != "unknown")]
+    where = "it solves" if which == "solves" else "both decide"
     if not pairs:
-        return f"no deal that {'it solves' if which == 'solves' else 'both decide'}"
+        return f"no deal that {where}"
     total = sum(a for a, _ in pairs) / max(sum(b for _, b in pairs), 1e-9)
     per = statistics.median(a / max(b, 1e-9) for a, b in pairs)
-    where = "it solves" if which == "solves" else "both decide"
     return (f"on the {len(pairs)} deals {where}: total time ratio (ours / fc-solve) "
             f"{total:.3f}, median per-deal ratio {per:.3f}")
 
