@@ -47,6 +47,21 @@ def test_play_from_a_pipe() -> None:
     assert "fH:AH" in r.stdout
 
 
+def test_play_from_a_pipe_with_hint_and_solve_it_for_me() -> None:
+    r = run("play", "bakers-dozen", "9", stdin="hint\nsolve\nu\nq\n")
+    assert r.returncode == 0 and r.stderr == ""
+    assert "it starts a winning line" in r.stdout
+    played = r.stdout.split("played ", 1)[1].split(" moves: ", 1)
+    moves = played[1].splitlines()[0].split()
+    assert len(moves) == int(played[0]) > 0
+    assert r.stdout.count("You won!") == 1  # and the undo after it took the last move back
+    assert run("check", "bakers-dozen", "9", *moves).stdout.strip() == "won"
+    lost = run("play", "good-measure", "1", stdin="solve\nhint\nq\n")
+    assert "no winning line remains from here" in lost.stdout
+    assert "dead end: this position can no longer be won" in lost.stdout
+    assert "played" not in lost.stdout
+
+
 def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:
     r = run("play", "bakers-dozen", "--difficulty", "easy", stdin="q\n")
     assert r.returncode == 0 and r.stderr == ""

@@ -14,7 +14,7 @@ from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
 from .rules import describe
-from .solver import WANTED
+from .solver import WANTED, Budget, difficulty, find_deal, found_message, hint, solve
 from .text import render
 from .variants import GAMES, Variant, get_variant
 
@@ -154,15 +154,34 @@ def _full_view(state: State) -> dict[str, Any]:
 
 
 HELP = """Type a move (c3-c7, c3-c7:4, c3-f, c3-fa, fH-c4, s-w2, s-f5, w2-f5), or:
-  u undo   r redo   m list legal moves   a safe auto-moves   n restart   h help   q quit"""
+  u undo   r redo   m list legal moves   a safe auto-moves   n restart   h help   q quit
+  hint     the next move of a winning line (or word that none remains)
+  solve    play a winning line from here to the end (undo takes it back move by move)"""
+PLAY_SOLVER_SECONDS = 10.0  # the solver's budget for `hint` and `solve` in a piped game
+
+
+def _hint(game: Game) -> None:
+    print(hint(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS)).message)
+
+
+def _solve_for_me(game: Game) -> None:
+    """Play the solver's winning line; where cards are hidden it reads them (thoughtfully)."""
+    hidden = game.state.hides_cards
+    result = solve(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS))
+    if result.verdict != "solved":
+        print("no winning line remains from here" if result.verdict == "unsolvable"
+              else f"no winning line found ({result.reason})")
+        return
+    for m in result.moves:
+        game.push(m)
+    seen = " (the solver read the hidden cards)" if hidden else ""
+    print(f"played {len(result.moves)} moves: {' '.join(map(str, result.moves))}{seen}")
 
 
 def _pick_deal(args: argparse.Namespace) -> None:
     """With ``--difficulty`` and no deal given, draw deals until the solver rates one so."""
     if args.difficulty is None or args.number is not None or args.board:
         return
-    from .solver import find_deal, found_message
-
     args.number, rated = find_deal(_variant(args), args.difficulty, random_number)
     if rated is None:
         print(found_message(args.difficulty, rated), file=sys.stderr)
@@ -201,6 +220,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         if word in ("h", "help", "?"):
             print(HELP)
             show = False
+        elif word == "hint":
+            _hint(game)
+            show = False
+        elif word == "solve":
+            _solve_for_me(game)
         elif word == "m":
             print(" ".join(map(str, game.legal_moves())) or "(none)")
             show = False
@@ -244,8 +268,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .solver import Budget, difficulty, solve
-
     game = _start(args)
     budget = Budget(max_nodes=args.max_nodes, max_seconds=args.max_seconds, max_mb=args.max_mb)
     result = solve(game.start, budget)
@@ -262,8 +284,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    from .solver import Budget, hint
-
     moves = _deal_and_moves(args)
     game = _start(args)
     for i, text in enumerate(moves, 1):
