@@ -267,7 +267,7 @@ async def test_no_moves_left(store: Store) -> None:
         await pilot.press("l", "m")
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
-        assert "n new   u undo   x restart   q quit   Esc close" in app.screen.text
+        assert "n new   u undo   x reset   q quit   Esc close" in app.screen.text
         await pilot.press("n")  # a new deal at once: the game is over, nothing to confirm
         await pilot.pause()
         assert isinstance(app.screen, BoardScreen) and app.game.number is not None
@@ -285,6 +285,26 @@ async def test_no_winning_line(store: Store) -> None:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "hopeless"
         assert "No winning line remains" in app.screen.text
+
+
+@pytest.mark.asyncio
+async def test_solve_it_for_me(store: Store) -> None:
+    app = ThirteenApp("bakers-dozen", 9, store, show_clock=False, use_solver=True)
+    async with app.run_test() as pilot:
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.status() == "won"
+        assert isinstance(app.screen, EndScreen) and app.screen.kind == "won"
+        played = len(app.game.moves)
+        assert played > 0 and f"played {played} moves" in app.message
+    lost = ThirteenApp("good-measure", 1, store, show_clock=False, use_solver=True)
+    async with lost.run_test() as pilot:
+        await pilot.press("p")
+        await lost.workers.wait_for_complete()
+        await pilot.pause()
+        assert not lost.game.moves
+        assert isinstance(lost.screen, EndScreen) and lost.screen.kind == "hopeless"
 
 
 def shown_text(screen: StatsScreen) -> str:

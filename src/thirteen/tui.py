@@ -13,9 +13,9 @@ Keys (also in the footer and on the help screen, F1):
 - Calculation family: ``s`` the turned stock card, ``a``..``d`` a waste pile, ``1``..``8`` a
   foundation; a foundation key with nothing selected plays the turned card there.
 - Arrows move the cursor, Enter (or a mouse click) selects a source and then a target.
-- ``u`` undo, ``r`` redo, ``x`` restart, ``?`` hint, ``o`` safe moves to the foundations,
-  ``n`` new deal, ``#`` deal by number, ``t`` statistics, F1 help, ``q`` quit, Esc cancels
-  a selection.
+- ``u`` undo, ``r`` redo, ``x`` restart, ``?`` hint, ``p`` solve it for me (the solver's
+  winning line played to the end), ``o`` safe moves to the foundations, ``n`` new deal,
+  ``#`` deal by number, ``t`` statistics, F1 help, ``q`` quit, Esc cancels a selection.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ PLAYER = "local"
 LETTERS = "abcdefghijklm"
 
 HINT_SECONDS = 5.0  # the solver's budget for a hint
+SOLVE_SECONDS = 10.0  # and for "solve it for me"
 CHECK_SECONDS, CHECK_NODES = 1.0, 200_000  # and for the check after each move
 
 PileKind = Literal["col", "found", "stock", "waste"]
@@ -334,11 +335,12 @@ EndKind = Literal["won", "lost", "hopeless"]
 GAME_KEYS: tuple[tuple[str, str, str, str | None], ...] = (
     ("u", "undo", "Undo", None),
     ("r", "redo", "Redo", None),
-    ("x", "restart", "Restart", None),
+    ("x", "restart", "Reset", None),
     ("question_mark", "hint", "Hint", "?"),
+    ("p", "solve", "Solve", None),
     ("o", "auto", "Auto", None),
     ("n", "new_deal", "New", None),
-    ("number_sign", "deal_number", "Deal no.", "#"),
+    ("number_sign", "deal_number", "Deal", "#"),
     ("t", "stats", "Stats", None),
     ("f1", "help", "Help", None),
     ("q", "quit", "Quit", None),
@@ -1173,7 +1175,8 @@ class ThirteenApp(App[None]):
             "\n[b]Keys[/b]\n\n" + self.prompt() + "\n"
             "Arrows move the cursor; Enter or a mouse click picks a source, then a target.\n"
             "Click a card inside a sequence to move from that card up.\n"
-            "u undo   r redo   x restart   ? hint   o safe moves to the foundations\n"
+            "u undo   r redo   x restart   ? hint   p solve it for me\n"
+            "o safe moves to the foundations\n"
             "n new deal   # deal by number   t statistics   F1 help   Esc cancel\n"
             "q quit (the game is saved)\n"
         )
@@ -1205,6 +1208,52 @@ class ThirteenApp(App[None]):
 
         self.run_worker(work, thread=True, exclusive=True, group="hint")
 
+    def action_solve(self) -> None:
+        """Solve it for me: the solver's winning line, played to the end (undo takes it back
+        move by move). Where cards are hidden the solver reads them, and says so."""
+        self.selection = None
+        if self.game.status() != "in play" or not self.use_solver:
+            self.say("The game is over: nothing to solve." if self.game.status() != "in play"
+                     else "The solver is off.")
+            self.redraw()
+            return
+        self.say("Solving...")
+        self.redraw()
+        state = self.game.state
+        moves_then = len(self.game.moves)
+
+        def work() -> None:
+            try:
+                result = solver.solve(state, solver.Budget(max_seconds=SOLVE_SECONDS))
+            except Exception as e:  # a failing solver must not end the game: a message
+                self.call_from_thread(self.say, f"The solver failed: {e}", "error")
+                return
+            self.call_from_thread(self._solved, result, state.hides_cards, moves_then)
+
+        self.run_worker(work, thread=True, exclusive=True, group="hint")
+
+    def _solved(self, result: solver.Result, hidden: bool, moves_then: int) -> None:
+        if len(self.game.moves) != moves_then:
+            return  # the position changed meanwhile
+        if result.verdict == "unsolvable":
+            self._hopeless(solver.DEAD_END)
+            return
+        if result.verdict != "solved":
+            self.say(f"No winning line found in {SOLVE_SECONDS:g} s ({result.reason}).", "error")
+            self.redraw()
+            return
+        for m in result.moves:
+            self.game.push(m)
+        self.say(f"Solved: played {len(result.moves)} moves"
+                 + (" (the solver read the face-down cards)." if hidden else "."))
+        self.after_change()
+
+    def _hopeless(self, detail: str) -> None:
+        """The solver proved that no winning line remains: say so and offer the end screen."""
+        self.say("No winning line remains from here.", "error")
+        self.redraw()
+        self.show_end("hopeless", detail)
+
     def _solver_failed(self, why: str) -> None:
         self._show_hint(self._fallback_hint(), f"(solver failed: {why}) ")
 
@@ -1213,9 +1262,7 @@ class ThirteenApp(App[None]):
             return  # the position changed meanwhile
         move, message = result.move, result.message
         if result.verdict == "unsolvable":
-            self.say("No winning line remains from here.", "error")
-            self.redraw()
-            self.show_end("hopeless", message)
+            self._hopeless(message)
             return
         if move is not None:
             self._show_hint(move, "", message.removeprefix(f"{move}: "))
