@@ -178,6 +178,23 @@ def test_auto_moves_hint_analysis(alice: httpx.Client) -> None:
     assert a["ply"] == len(played)
 
 
+def test_solve_it_for_me(alice: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid = g["id"]
+    r = alice.post(f"/api/games/{gid}/solve")
+    assert r.status_code == 200
+    out = r.json()
+    assert out["status"] == "won" and out["result"] == "won"
+    assert out["played"] == out["moves"] and len(out["moves"]) > 0
+    assert alice.post(f"/api/games/{gid}/solve").json()["detail"] == "the game is over"
+    undone = alice.post(f"/api/games/{gid}/undo").json()  # undo takes back one move
+    assert undone["status"] == "in play" and len(undone["moves"]) == len(out["moves"]) - 1
+    lost = new(alice, game="good-measure", number=1)
+    r = alice.post(f"/api/games/{lost['id']}/solve")
+    assert (r.status_code, r.json()["detail"]) == (409, "No winning line remains from here.")
+    assert snapshot(alice, lost["id"])["moves"] == []
+
+
 def test_deals_by_difficulty(alice: httpx.Client) -> None:
     variant = get_variant("bakers-dozen")
     for wanted, nodes in (("easy", EASY_NODES), ("winnable", 100_000)):

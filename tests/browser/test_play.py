@@ -170,6 +170,16 @@ def test_winning_line_shows_the_win(page: Any, server: Any) -> None:
     shot(page, "07-won")
 
 
+def test_solve_it_for_me(page: Any, server: Any) -> None:
+    open_game(page, server, "/play/bakers-dozen/9")
+    page.keyboard.press("s")
+    page.wait_for_selector("#banner.won")
+    assert page.locator("#solve").is_disabled()
+    page.click("#undo")  # takes back the last move of the line
+    page.wait_for_selector("body[data-status='in play']:not([data-busy])")
+    assert page.locator("#solve").is_enabled()
+
+
 def test_no_winning_line_remains(page: Any, server: Any) -> None:
     # Good Measure deal 1 cannot be won: the solver proves it in a few milliseconds.
     open_game(page, server, "/play/good-measure/1")

@@ -16,7 +16,8 @@ Endpoints (all JSON; OpenAPI at ``/api/openapi.json``):
   ``thirteen deal GAME N --format board`` prints it);
 - ``GET /api/games`` the player's recent games; ``GET /api/games/current`` the latest unfinished;
 - ``GET /api/games/{id}`` a game; ``POST /api/games/{id}/moves`` ``{"move": "c3-c7", "auto"?}``;
-- ``POST /api/games/{id}/undo``, ``/redo``, ``/restart``, ``/auto`` (auto-finish);
+- ``POST /api/games/{id}/undo``, ``/redo``, ``/restart``, ``/auto`` (auto-finish), ``/solve``
+  (solve it for me);
 - ``GET /api/games/{id}/hint``, ``GET /api/games/{id}/analysis`` (is a win still possible?);
 - ``GET /api/stats``, ``GET /api/stats/{name}`` the player's statistics.
 """
@@ -600,6 +601,26 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
         if played:
             server.commit(s)
         return server.out(s, played, "" if played else "nothing to play automatically")
+
+    @app.post("/api/games/{game_id}/solve", tags=["play"])
+    async def solve_for_me(game_id: GameId, me: Player) -> Json:
+        """Solve it for me: the solver's winning line played to the end (undo takes it back
+        move by move); 409, the game unchanged, when the game is over, no line is found, or
+        the game changed while the solver worked."""
+        s = server.session(me, game_id)
+        if s.game.status() != "in play":
+            raise HTTPException(409, "the game is over")
+        state = s.game.state
+        async with server.solver_slots:
+            line, why = await anyio.to_thread.run_sync(solving.solution, state)
+        if line is None:
+            raise HTTPException(409, why)
+        if s.game.state != state:
+            raise HTTPException(409, "the game changed while the solver worked")
+        for m in line:
+            s.game.push(m)
+        server.commit(s)
+        return server.out(s, list(line), f"solved: played {len(line)} moves")
 
     @app.get("/api/games/{game_id}/hint", tags=["play"])
     async def hint(game_id: GameId, me: Player) -> Json:

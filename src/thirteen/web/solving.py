@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import State
+from ..moves import Move
 from ..solver import Budget, Wanted, find_deal, found_message, solve
 from ..solver import hint as solver_hint
 from ..variants import Variant
@@ -62,6 +63,21 @@ def hint(state: State, seconds: float = 1.0) -> HintOut:
         text = text[len(f"{move}: "):]
     text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
     return HintOut(move, text, h.verdict)
+
+
+def solution(state: State, seconds: float = 5.0) -> tuple[tuple[Move, ...] | None, str]:
+    """Solve it for me: a winning line from here, or None and why there is none to play.
+    The solver reads any hidden cards: the player asked to see the game played out."""
+    try:
+        result = solve(state, _budget(seconds, 1_000_000))
+    except Exception:  # noqa: BLE001
+        log.exception("solver failed")
+        return None, "The solver failed."
+    if result.verdict == "solved":
+        return result.moves, ""
+    if result.verdict == "unsolvable":
+        return None, "No winning line remains from here."
+    return None, f"No winning line found in {seconds:g} s."
 
 
 def pick_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int]) -> tuple[int, str]:

@@ -386,6 +386,7 @@
     $("restart").disabled = !G || !G.moves.length;
     $("hint").disabled = !inPlay;
     $("auto-finish").disabled = !inPlay;
+    $("solve").disabled = !inPlay;
     $("new-deal").disabled = !G;
     if (G) {
       const name = `${G.title} · ${G.number ? `deal ${G.number}` : "your deal"}`;
@@ -516,7 +517,7 @@
     clearHints();
     if (name === "new") return newDeal();
     if (name === "hint") return hint();
-    const paths = { undo: "undo", redo: "redo", restart: "restart", auto: "auto" };
+    const paths = { undo: "undo", redo: "redo", restart: "restart", auto: "auto", solve: "solve" };
     if (!paths[name]) return;
     if ((name === "undo" || name === "restart") && !G.moves.length) return;
     if (name === "redo" && !G.redo) return;
@@ -528,6 +529,7 @@
       restart: "Back to the deal; Redo replays the moves.",
       auto: data.played.length ? `Played ${data.played.length} moves to the foundations.`
         : "Nothing to play automatically.",
+      solve: `Solved: played ${data.played.length} moves; Undo takes them back one by one.`,
     }[name];
     announce(words + statusWords());
   }
@@ -797,7 +799,7 @@
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
     if (document.querySelector("dialog[open]")) return;
-    const map = { u: "undo", r: "redo", h: "hint", a: "auto", n: "new" };
+    const map = { u: "undo", r: "redo", h: "hint", a: "auto", s: "solve", n: "new" };
     const k = e.key.toLowerCase();
     if (map[k]) { e.preventDefault(); action(map[k]); }
     else if (e.key === "?") { e.preventDefault(); showRules(); }
@@ -874,7 +876,7 @@
       if (b) action(b.dataset.action);
     });
     for (const [id, name] of [["undo", "undo"], ["redo", "redo"], ["restart", "restart"],
-      ["hint", "hint"], ["auto-finish", "auto"], ["new-deal", "new"]]) {
+      ["hint", "hint"], ["auto-finish", "auto"], ["solve", "solve"], ["new-deal", "new"]]) {
       $(id).addEventListener("click", () => action(name));
     }
     $("rules-button").addEventListener("click", showRules);
