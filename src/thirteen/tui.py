@@ -42,7 +42,7 @@ from textual.widgets import Footer, Input, Static
 
 from . import solver
 from .cards import RANKS, SUIT_SYMBOLS, Card
-from .game import Game
+from .game import Game, State
 from .moves import Move, MoveError, Place, PlaceKind
 from .packer import PackerState
 from .rules import describe
@@ -291,6 +291,7 @@ class PileView(Widget):
 # ---- modal screens ----------------------------------------------------------------------------
 
 ResultT = TypeVar("ResultT")
+Answer = TypeVar("Answer")  # what a question to the solver returns (`_ask_solver`)
 
 
 class Dialog(ModalScreen[ResultT]):
@@ -1193,18 +1194,28 @@ class ThirteenApp(App[None]):
         if not self.use_solver:
             self._show_hint(self._fallback_hint(), "")
             return
-        self.say("Thinking...")
+        self._ask_solver("Thinking...",
+                         lambda state: solver.hint(state, solver.Budget(max_seconds=HINT_SECONDS)),
+                         self._solver_hint, self._solver_failed)
+
+    def _ask_solver(self, busy: str, ask: Callable[[State], Answer],
+                    answer: Callable[[Answer, int], None], failed: Callable[[str], None]) -> None:
+        """Say ``busy`` and run ``ask`` on the position in a worker thread (one at a time);
+        then ``answer`` gets its result and the move count it was asked at (the position may
+        have changed meanwhile). A failing solver goes to ``failed``: it must not end the
+        game."""
+        self.say(busy)
         self.redraw()
         state = self.game.state
         moves_then = len(self.game.moves)
 
         def work() -> None:
             try:
-                result = solver.hint(state, solver.Budget(max_seconds=HINT_SECONDS))
-            except Exception as e:  # a failing solver must not end the game: a message
-                self.call_from_thread(self._solver_failed, str(e))
+                result = ask(state)
+            except Exception as e:
+                self.call_from_thread(failed, str(e))
                 return
-            self.call_from_thread(self._solver_hint, result, moves_then)
+            self.call_from_thread(answer, result, moves_then)
 
         self.run_worker(work, thread=True, exclusive=True, group="hint")
 
@@ -1217,22 +1228,11 @@ class ThirteenApp(App[None]):
                      else "The solver is off.")
             self.redraw()
             return
-        self.say("Solving...")
-        self.redraw()
-        state = self.game.state
-        moves_then = len(self.game.moves)
+        budget = solver.Budget(max_seconds=SOLVE_SECONDS)
+        self._ask_solver("Solving...", lambda state: solver.solve(state, budget), self._solved,
+                         lambda why: self.say(f"The solver failed: {why}", "error"))
 
-        def work() -> None:
-            try:
-                result = solver.solve(state, solver.Budget(max_seconds=SOLVE_SECONDS))
-            except Exception as e:  # a failing solver must not end the game: a message
-                self.call_from_thread(self.say, f"The solver failed: {e}", "error")
-                return
-            self.call_from_thread(self._solved, result, state.hides_cards, moves_then)
-
-        self.run_worker(work, thread=True, exclusive=True, group="hint")
-
-    def _solved(self, result: solver.Result, hidden: bool, moves_then: int) -> None:
+    def _solved(self, result: solver.Result, moves_then: int) -> None:
         if len(self.game.moves) != moves_then:
             return  # the position changed meanwhile
         if result.verdict == "unsolvable":
@@ -1242,6 +1242,7 @@ class ThirteenApp(App[None]):
             self.say(f"No winning line found in {SOLVE_SECONDS:g} s ({result.reason}).", "error")
             self.redraw()
             return
+        hidden = self.game.state.hides_cards
         for m in result.moves:
             self.game.push(m)
         self.say(f"Solved: played {len(result.moves)} moves"
