@@ -48,12 +48,13 @@ def test_play_from_a_pipe() -> None:
 
 
 def test_play_from_a_pipe_with_hint_and_solve_it_for_me() -> None:
-    r = run("play", "bakers-dozen", "9", stdin="hint\nsolve\nu\nq\n")
+    r = run("play", "bakers-dozen", "9", stdin="hint\nsolve\nsolve\nu\nq\n")
     assert r.returncode == 0 and r.stderr == ""
     assert "it starts a winning line" in r.stdout
     played = r.stdout.split("played ", 1)[1].split(" moves: ", 1)
     moves = played[1].splitlines()[0].split()
     assert len(moves) == int(played[0]) > 0
+    assert "the game is over: nothing to solve" in r.stdout
     assert r.stdout.count("You won!") == 1  # and the undo after it took the last move back
     assert run("check", "bakers-dozen", "9", *moves).stdout.strip() == "won"
     lost = run("play", "good-measure", "1", stdin="solve\nhint\nq\n")

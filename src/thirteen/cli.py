@@ -164,18 +164,23 @@ def _hint(game: Game) -> None:
     print(hint(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS)).message)
 
 
-def _solve_for_me(game: Game) -> None:
-    """Play the solver's winning line; where cards are hidden it reads them (thoughtfully)."""
+def _solve_for_me(game: Game) -> bool:
+    """Play the solver's winning line (True if it did); where cards are hidden it reads them
+    (thoughtfully)."""
+    if game.status() != "in play":
+        print("the game is over: nothing to solve")
+        return False
     hidden = game.state.hides_cards
     result = solve(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS))
     if result.verdict != "solved":
         print("no winning line remains from here" if result.verdict == "unsolvable"
               else f"no winning line found ({result.reason})")
-        return
+        return False
     for m in result.moves:
         game.push(m)
     seen = " (the solver read the hidden cards)" if hidden else ""
     print(f"played {len(result.moves)} moves: {' '.join(map(str, result.moves))}{seen}")
+    return True
 
 
 def _pick_deal(args: argparse.Namespace) -> None:
@@ -224,7 +229,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             _hint(game)
             show = False
         elif word == "solve":
-            _solve_for_me(game)
+            show = _solve_for_me(game)
         elif word == "m":
             print(" ".join(map(str, game.legal_moves())) or "(none)")
             show = False
