@@ -430,14 +430,14 @@ def test_unguided_probe_orders_by_noise_alone() -> None:
     """An unguided probe (weight 0) ignores urgency: without noise its moves come home first,
     then in column order, while the guided search of the same position puts urgent columns
     first; both offer the same moves."""
-    from thirteen.solver.packer import _Search
+    from thirteen.solver.packer import _Search, unpack
 
     state = new_state("bakers-dozen", 1)
     assert isinstance(state, PackerState)
     guided = _Search(state, Budget())
     unguided = _Search(state, Budget())
     unguided.weight = 0
-    g, u = guided.moves(), unguided.moves()
+    g, u = [unpack(m) for m in guided.moves()], [unpack(m) for m in unguided.moves()]
     assert sorted(g) == sorted(u)
     home = [m for m in u if m[1] < 0]
     assert u == home + sorted(m for m in u if m[1] >= 0)
@@ -621,7 +621,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
     through `do` and `undo` instead of recomputing them: after random moves, and after taking
     them all back, they equal those of a search started afresh on the engine's position, and
     the key does not depend on the order of the columns."""
-    from thirteen.solver.packer import _Search, to_engine_moves
+    from thirteen.solver.packer import _Search, to_engine_moves, unpack
 
     variant = get_variant(game)
     if worry and variant.kings_down:
@@ -640,20 +640,27 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
         if not moves:
             break
         m = rng.choice(moves)
-        card = search.cols[m[0]][-1:] if m[0] >= 0 else b""
-        played.append((m, search.do(m), card))
-        (move,) = to_engine_moves(state, [m])
+        src, dst, n = unpack(m)
+        if search.unique and not search.sequences and src >= 0 and dst >= 0:
+            ahead = search.key_after(src, dst)
+            played.append(search.do(m))
+            assert ahead == search.key()
+        else:
+            played.append(search.do(m))
+        (move,) = to_engine_moves(state, [unpack(m)])
         state = state.apply(move)
         fresh = _Search(state, budget)
         assert search.cols == fresh.cols
         assert search.key() == fresh.key()
         if search.dead_check:  # the only reader of the places (suit foundations, unique codes)
+            assert search.trapped == fresh.trapped
             for col in search.cols:
                 for c in col:
-                    assert (search.col_of[c], search.at[c]) == (fresh.col_of[c], fresh.at[c])
+                    assert ((search.col_of[c], search.at[c], search.lowest[c])
+                            == (fresh.col_of[c], fresh.at[c], fresh.lowest[c]))
     shuffled = dataclasses.replace(state, columns=tuple(reversed(state.columns)),
                                    hidden=tuple(reversed(state.hidden)))
     assert _Search(shuffled, budget).key() == search.key()
-    for m, old_hid, card in reversed(played):
-        search.undo(m, old_hid, card)
+    for record in reversed(played):
+        search.undo(record)
     assert search.key() == root

@@ -42,6 +42,9 @@ FACE_DOWN: Final = 64  # `_Search.below`: added while the card is face down
 
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
 # A source below zero is a worry-back: the top of suit ``-1 - source``'s foundation.
+# Inside the search a move is one int, `_entry`'s low `MOVE_BITS` (`unpack` reads it), so that
+# move lists and the trail of played moves hold no tuples: a trail record is the move, the
+# source's old face-down count and, for a move home, the card (`_Search.do`).
 
 
 def _code(rank: int, suit: int) -> int:
@@ -103,13 +106,13 @@ class _Search:
         # zero between calls)
         self._on_top = [0] * 60
         # col_of[code], at[code]: the column and height of each card (stale for a card at
-        # home, which `fh` tells), kept up to date by `do` and `undo` where `dead` runs.
+        # home, which `fh` tells); lowest[code]: the lowest rank of each suit at or under the
+        # card in its column, four bits a suit (15: none); trapped: a bit for each card that
+        # lies above a lower card of its suit. `_place` keeps them where `dead` runs.
         self.col_of = [0] * 60
         self.at = [0] * 60
-        for ci, col in enumerate(self.cols):
-            for idx in range(len(col)):
-                self.col_of[col[idx]] = ci
-                self.at[col[idx]] = idx
+        self.lowest = [0xFFFF] * 60
+        self.trapped = 0
         self._ceil = [-1] * self.ncols  # `dead`'s scratch: the top of Z in each column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
         self.noise = 0  # probes: random noise added to move scores, up to this much
@@ -120,8 +123,13 @@ class _Search:
         self._ucache: dict[bytes, int] = {}
         self.prefix: list[IMove] = []
         self.bytes_per_state = 200
-        self.stack: list[Iterator[IMove]] = []
-        self.records: list[list[tuple[IMove, int, bytes]]] = []
+        # The depth-first search: each level's moves (`_entry` ints, best first) and the index
+        # of the next to try; the trail of records (`do`) and where each level's starts.
+        self.stack: list[list[int]] = []
+        self.pos: list[int] = []
+        self.trail: list[int] = []
+        self.marks: list[int] = []
+        self.one = [bytes([c]) for c in range(64)]  # one-card bytes, made once
         # hosts[code]: the codes a card may be packed onto (rank and colour rules).
         self.hosts: list[tuple[int, ...]] = [() for _ in range(60)]
         for r in range(1, 14):
@@ -152,6 +160,10 @@ class _Search:
             and v.space in ("none", "kings") and v.build in ("rank", "alternate")
             and not self.worry
         )
+        full, self.cols = self.cols, [b""] * self.ncols
+        for ci, col in enumerate(full):
+            self._place(col, ci)
+            self.cols[ci] = col
 
     # ---- rules -----------------------------------------------------------------------------
     def home_target(self, card: int) -> int | None:
@@ -192,19 +204,23 @@ class _Search:
         return target
 
     # ---- making and taking back moves -----------------------------------------------------
-    def do(self, m: IMove) -> int:
-        """Play internal move ``m``; returns the source's old face-down count, for `undo`."""
-        src, dst, n = m
+    def do(self, m: int) -> int:
+        """Play move ``m`` (an `_entry`); returns its record for `undo`: the move, the
+        source's old face-down count and the card a move home takes."""
+        src = (m >> 8 & 31) - 4
+        dst = (m >> 4 & 15) - 2
+        n = m & 15
+        rec = m & MOVE_MASK
         cols = self.cols
         below = self.below
         if src < 0:  # worry-back: the foundation's top card onto column dst
             s = -1 - src
             card = self.fh[s] * 4 + s
             below[card] = cols[dst][-1] if len(cols[dst]) else BOTTOM
-            self._place(bytes([card]), dst)
-            cols[dst] = cols[dst] + bytes([card])
+            self._place(self.one[card], dst)
+            cols[dst] = cols[dst] + self.one[card]
             self.fh[s] -= 1
-            return 0
+            return rec
         col = cols[src]
         moved = col[-n:]
         cols[src] = col[:-n]
@@ -220,6 +236,7 @@ class _Search:
         else:
             below[moved[0]] = HOME
             c = moved[0]
+            self.trapped &= ~(1 << c)
             if self.bisley:
                 if dst == FOUNDATION:
                     self.fa[c & 3] += 1
@@ -229,11 +246,15 @@ class _Search:
                 self.home[c >> 2] += 1
             else:
                 self.fh[c & 3] += 1
-        return old_hid
+            rec |= c << (MOVE_BITS + 6)
+        return rec | old_hid << MOVE_BITS
 
-    def undo(self, m: IMove, old_hid: int, card: bytes) -> None:
-        """Take back ``m``; ``card`` is the card it moved home (unused for column moves)."""
-        src, dst, n = m
+    def undo(self, rec: int) -> None:
+        """Take back the move of record ``rec`` (`do`)."""
+        src = (rec >> 8 & 31) - 4
+        dst = (rec >> 4 & 15) - 2
+        n = rec & 15
+        old_hid = rec >> MOVE_BITS & 63
         cols = self.cols
         if src < 0:
             self.below[cols[dst][-1]] = HOME
@@ -245,8 +266,8 @@ class _Search:
             moved = col[-n:]
             cols[dst] = col[:-n]
         else:
-            moved = card
-            c = card[0]
+            c = rec >> (MOVE_BITS + 6)
+            moved = self.one[c]
             if self.bisley:
                 if dst == FOUNDATION:
                     self.fa[c & 3] -= 1
@@ -265,17 +286,33 @@ class _Search:
         self.hid[src] = old_hid
 
     def _place(self, cards: bytes, ci: int) -> None:
-        """Note in `col_of` and `at` that ``cards`` go on top of column ``ci`` (only `dead`
-        reads them)."""
+        """Note in `col_of`, `at`, `lowest` and `trapped` that ``cards`` go on top of column
+        ``ci`` (only `dead` reads them)."""
         if not self.dead_check:
             return
-        base = len(self.cols[ci])
+        col = self.cols[ci]
+        base = len(col)
+        low = self.lowest[col[-1]] if base else 0xFFFF
+        trapped = self.trapped
+        kings_space = self.space == "kings"
         for k in range(len(cards)):
-            self.col_of[cards[k]] = ci
-            self.at[cards[k]] = base + k
+            c = cards[k]
+            self.col_of[c] = ci
+            self.at[c] = base + k
+            shift = (c & 3) * 4
+            r = c >> 2
+            least = low >> shift & 15
+            if least < r and not (kings_space and r == 13):
+                trapped |= 1 << c
+            else:
+                trapped &= ~(1 << c)
+                if r < least:
+                    low = low & ~(15 << shift) | r << shift
+            self.lowest[c] = low
+        self.trapped = trapped
 
-    def auto(self, record: list[tuple[IMove, int, bytes]]) -> None:
-        """Play safe moves home until none is left, appending them to ``record``."""
+    def auto(self, trail: list[int]) -> None:
+        """Play safe moves home until none is left, appending their records to ``trail``."""
         cols = self.cols
         again = True
         while again:
@@ -286,13 +323,13 @@ class _Search:
                     card = col[-1]
                     t = self.safe_home(card)
                     if t is not None:
-                        m = (i, t, 1)
-                        record.append((m, self.do(m), col[-1:]))
+                        trail.append(self.do(_entry(0, i, t, 1)))
                         again = True
 
-    def take_back(self, record: list[tuple[IMove, int, bytes]]) -> None:
-        for m, old_hid, card in reversed(record):
-            self.undo(m, old_hid, card)
+    def take_back(self, trail: list[int], mark: int) -> None:
+        """Take back the moves of ``trail`` after its first ``mark``."""
+        while len(trail) > mark:
+            self.undo(trail.pop())
 
     # ---- keys, dead ends, move lists -------------------------------------------------------
     def key(self) -> bytes:
@@ -306,6 +343,17 @@ class _Search:
             return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
                                                                   strict=True)))
         return b"\0".join(sorted(self.cols))
+
+    def key_after(self, src: int, dst: int) -> bytes:
+        """The `key` after the top card of column ``src`` moves onto column ``dst``, where the
+        key is `below` and nothing else changes (no card turns face up, nothing goes home)."""
+        below = self.below
+        c = self.cols[src][-1]
+        was = below[c]
+        below[c] = self.cols[dst][-1] if len(self.cols[dst]) else BOTTOM
+        k = bytes(below)
+        below[c] = was
+        return k
 
     def won(self) -> bool:
         return not any(self.cols)
@@ -322,27 +370,17 @@ class _Search:
         c*), and Z is recomputed, until nothing changes. If T is not empty then, c* has no
         host at its turn: the position is lost.
         """
-        cols = self.cols
         col_of = self.col_of  # stale for cards at home: dead_check means suit foundations
         at = self.at
         fh = self.fh
-        trapped: list[int] = []
-        kings_space = self.space == "kings"
-        for ci in range(len(cols)):
-            col = cols[ci]
-            low = 0xFFFF  # the lowest rank of each suit so far, four bits a suit (15: none)
-            for idx in range(len(col)):
-                c = col[idx]
-                shift = (c & 3) * 4
-                r = c >> 2
-                lowest = low >> shift & 15
-                if lowest < r:
-                    if not (kings_space and r == 13):
-                        trapped.append(c)
-                elif r < lowest:
-                    low = low & ~(15 << shift) | r << shift
-        if not trapped:
+        bits = self.trapped
+        if not bits:
             return False
+        trapped: list[int] = []
+        while bits:
+            b = bits & -bits
+            trapped.append(b.bit_length() - 1)
+            bits ^= b
         hosts = self.hosts
         ceil = self._ceil
         while True:
@@ -410,8 +448,8 @@ class _Search:
                         changed = True
                         break
 
-    def moves(self) -> list[IMove]:
-        """Candidate moves, best first (safe moves home are already played)."""
+    def moves(self) -> list[int]:
+        """Candidate moves as `_entry` ints, best first (safe moves home are already played)."""
         cols = self.cols
         ncols = self.ncols
         out: list[int] = []  # `_entry` ints: score and move in one, so sorting is cheap
@@ -463,7 +501,7 @@ class _Search:
             noise = self.noise
             out = [e + (int(noise * rnd()) << 13) for e in out]
         out.sort()
-        return [((e >> 8 & 31) - 4, (e >> 4 & 15) - 2, e & 15) for e in out]
+        return out
 
 
     def _packs(self, card: int, i: int, n: int, score: int, urgency: list[int],
@@ -561,18 +599,20 @@ class _Search:
     # ---- the search ------------------------------------------------------------------------
     def start(self) -> tuple[Verdict, list[IMove], str] | None:
         """Set up the depth-first search; a verdict if the root already decides it."""
-        root_record: list[tuple[IMove, int, bytes]] = []
+        root: list[int] = []
         if self.auto_on:
-            self.auto(root_record)
-        self.prefix = [m for m, _, _ in root_record]
+            self.auto(root)
+        self.prefix = [unpack(r) for r in root]
         if self.won():
             return "solved", self.prefix, ""
         self.tt.add(self.key())
         if self.dead_check and self.dead():
             return "unsolvable", [], "dead end (rules D1-D2) at the start"
         self.bytes_per_state = sys.getsizeof(self.key()) + ENTRY_OVERHEAD
-        self.stack = [iter(self.moves())]
-        self.records = []
+        self.stack = [self.moves()]
+        self.pos = [0]
+        self.trail = []
+        self.marks = []
         return None
 
     def steps(self, limit: float) -> tuple[Verdict, list[IMove], str] | None:
@@ -581,44 +621,70 @@ class _Search:
         tt = self.tt
         clock = self.clock
         stack = self.stack
-        records = self.records
+        pos = self.pos
+        trail = self.trail
+        marks = self.marks
         every = clock.every
         dead_check = self.dead_check
-        stop = clock.nodes + limit
+        auto_on = self.auto_on
+        cols = self.cols
+        # Keys read before playing: most moves tried lead to a position seen before, and a
+        # single card moved between columns with no safe move after it changes one byte of
+        # `below` (where that is the key and no card turns face up).
+        quick = self.unique and not self.sequences
+        nodes = clock.nodes  # kept in a local, written back before `check` and on leaving
+        stop = nodes + limit
         while stack:
-            m = next(stack[-1], None)
-            if m is None:
+            level = stack[-1]
+            i = pos[-1]
+            if i == len(level):
                 stack.pop()
-                if records:
-                    self.take_back(records.pop())
+                pos.pop()
+                if marks:
+                    self.take_back(trail, marks.pop())
                 continue
-            src = m[0]
-            card = self.cols[src][-1:] if src >= 0 else b""
-            record = [(m, self.do(m), card)]
+            pos[-1] = i + 1
+            m = level[i]
+            src = (m >> 8 & 31) - 4
+            dst = (m >> 4 & 15) - 2
+            k = b""
             # Before the move no safe move was left; a move between columns changes no
             # foundation, so only the source's new top card can have become safe.
-            if self.auto_on and (src < 0 or m[1] < 0 or (
-                    self.cols[src] and self.safe_home(self.cols[src][-1]) is not None)):
-                self.auto(record)
-            if (m[1] < 0 or len(record) > 1) and self.won():  # only a move home can win
-                records.append(record)
-                moves = self.prefix + [mv for rec in records for mv, _, _ in rec]
-                return "solved", moves, ""
-            k = self.key()
-            if k in tt:
-                self.take_back(record)
-                continue
+            if quick and src >= 0 and dst >= 0 and not (
+                    auto_on and len(cols[src]) > 1
+                    and self.safe_home(cols[src][-2]) is not None):
+                k = self.key_after(src, dst)
+                if k in tt:
+                    continue
+            mark = len(trail)
+            trail.append(self.do(m))
+            if not k:
+                if auto_on and (src < 0 or dst < 0 or (
+                        cols[src] and self.safe_home(cols[src][-1]) is not None)):
+                    self.auto(trail)
+                # only a move home can win
+                if (dst < 0 or len(trail) > mark + 1) and self.won():
+                    clock.nodes = nodes
+                    return "solved", self.prefix + [unpack(r) for r in trail], ""
+                k = self.key()
+                if k in tt:
+                    self.take_back(trail, mark)
+                    continue
             tt.add(k)
-            clock.nodes += 1
-            if clock.nodes % every == 0:
+            nodes += 1
+            if nodes % every == 0:
+                clock.nodes = nodes
                 clock.check(len(tt) + clock.extra_states, self.bytes_per_state)
             if dead_check and self.dead():
-                self.take_back(record)
+                self.take_back(trail, mark)
                 continue
-            records.append(record)
-            stack.append(iter(self.moves()))
-            if clock.nodes >= stop:
+            marks.append(mark)
+            stack.append(self.moves())
+            pos.append(0)
+            if nodes >= stop:
+                clock.nodes = nodes
                 return None
+        clock.nodes = nodes
         return "unsolvable", [], "search space exhausted"
 
 
@@ -693,9 +759,18 @@ PROBE_UNIT: Final = 100  # positions: the probes' restart lengths are this times
 WORRY_SCORE: Final = 4000  # worry-back moves come last
 
 
+MOVE_BITS: Final = 13
+MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+
+
 def _entry(score: int, src: int, dst: int, n: int) -> int:
     """A move and its score packed in one int that sorts as (score, move) does."""
-    return score << 13 | (src + 4) << 8 | (dst + 2) << 4 | n
+    return score << MOVE_BITS | (src + 4) << 8 | (dst + 2) << 4 | n
+
+
+def unpack(m: int) -> IMove:
+    """The (source, target, count) of an `_entry` or a trail record."""
+    return (m >> 8 & 31) - 4, (m >> 4 & 15) - 2, m & 15
 
 
 def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
