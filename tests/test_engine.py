@@ -289,6 +289,24 @@ def test_illegal_move_changes_nothing() -> None:
     assert g.moves == [] and g.state == g.start
 
 
+def test_a_line_is_played_whole_or_not_at_all() -> None:
+    """`push_line` (solve it for me) plays every move of a line, or, when one is illegal,
+    none: the game is left as it was, redo stack included."""
+    g = Game.new("bakers-dozen", 9)
+    first = g.legal_moves()[0]
+    g.push(first)
+    g.undo()
+    second = g.start.apply(first).legal_moves()[0]
+    with pytest.raises(ValueError):
+        g.push_line([first, second, "c1-c1"])
+    assert g.moves == [] and g.state == g.start and g.redo_stack == [first]
+    g.push_line([first, second])
+    assert g.moves == [first, second] and g.redo_stack == []
+    assert g.state == g.start.apply(first).apply(second)
+    g.undo()
+    assert g.moves == [first] and g.redo_stack == [second]
+
+
 def test_saved_game_round_trips_and_bad_saves_are_refused() -> None:
     g = Game.new("castles-in-spain", 5)
     for _ in range(3):

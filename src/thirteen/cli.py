@@ -176,8 +176,7 @@ def _solve_for_me(game: Game) -> bool:
         print("no winning line remains from here" if result.verdict == "unsolvable"
               else f"no winning line found ({result.reason})")
         return False
-    for m in result.moves:
-        game.push(m)
+    game.push_line(result.moves)
     seen = " (the solver read the hidden cards)" if hidden else ""
     print(f"played {len(result.moves)} moves: {' '.join(map(str, result.moves))}{seen}")
     return True

@@ -7,6 +7,7 @@ saved game is just (game, options, deal, moves) and always replays to the same p
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,13 +77,24 @@ class Game:
 
     def push(self, move: Move | str) -> State:
         """Play a move (object or text); a bad one raises `MoveError` and changes nothing."""
-        m = as_move(move)
-        self._states.append(self.state.apply(m))
-        self.moves.append(m)
-        if self.redo_stack and self.redo_stack[-1] == m:
-            self.redo_stack.pop()
-        else:
-            self.redo_stack.clear()
+        return self.push_line([move])
+
+    def push_line(self, moves: Iterable[Move | str]) -> State:
+        """Play moves in turn (a solver's winning line): all of them, or, if one is bad, none
+        (it raises `MoveError`), so a line never stops half-played."""
+        line = [as_move(m) for m in moves]
+        states = []
+        state = self.state
+        for m in line:
+            state = state.apply(m)
+            states.append(state)
+        for m, state in zip(line, states, strict=True):
+            self._states.append(state)
+            self.moves.append(m)
+            if self.redo_stack and self.redo_stack[-1] == m:
+                self.redo_stack.pop()
+            else:
+                self.redo_stack.clear()
         return self.state
 
     def pop(self) -> Move:

@@ -1243,8 +1243,7 @@ class ThirteenApp(App[None]):
             self.redraw()
             return
         hidden = self.game.state.hides_cards
-        for m in result.moves:
-            self.game.push(m)
+        self.game.push_line(result.moves)
         self.say(f"Solved: played {len(result.moves)} moves"
                  + (" (the solver read the face-down cards)." if hidden else "."))
         self.after_change()

@@ -617,8 +617,7 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
             raise HTTPException(409, why)
         if s.game.state != state:
             raise HTTPException(409, "the game changed while the solver worked")
-        for m in line:
-            s.game.push(m)
+        s.game.push_line(line)
         server.commit(s)
         return server.out(s, list(line), f"solved: played {len(line)} moves")
 
