@@ -652,6 +652,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
         fresh = _Search(state, budget)
         assert search.cols == fresh.cols
         assert search.key() == fresh.key()
+        assert search._urgencies() == fresh._urgencies()  # kept stale bits, not recomputed
         if search.dead_check:  # the only reader of the places (suit foundations, unique codes)
             assert search.trapped == fresh.trapped
             for col in search.cols:

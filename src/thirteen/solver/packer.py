@@ -47,6 +47,41 @@ IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, 
 # source's old face-down count and, for a move home, the card (`_Search.do`).
 
 
+_PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[list[tuple[int, ...]], bytes]] = {}
+
+
+def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[list[tuple[int, ...]], bytes]:
+    """`_Search.hosts` and `_Search.pack_ok` for a way of building and of coding cards."""
+    known = _PACKING.get((build, enc))
+    if known is not None:
+        return known
+    hosts: list[tuple[int, ...]] = [() for _ in range(60)]
+    for r in range(1, 14):
+        for s in range(4):
+            if build == "suit-up-or-down":
+                hs = [enc(r2, s) for r2 in (r - 1, r + 1) if 1 <= r2 <= 13]
+            elif r < 13:
+                hs = [enc(r + 1, s2) for s2 in range(4)
+                      if build == "rank" or (s2 >= 2) != (s >= 2)]
+            else:
+                hs = []
+            hosts[enc(r, s)] = tuple(sorted(set(hs)))
+    table = bytearray(64 * 64)
+    for card in range(60):
+        for target in hosts[card]:
+            table[card * 64 + target] = 1
+    known = _PACKING[build, enc] = (hosts, bytes(table))
+    return known
+
+
+def _least(a: int, b: int) -> int:
+    """The four-bit fields of ``a`` and ``b`` (ranks of the four suits), each the lesser."""
+    out = 0
+    for shift in (0, 4, 8, 12):
+        out |= min(a >> shift & 15, b >> shift & 15) << shift
+    return out
+
+
 def _code(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
@@ -102,9 +137,11 @@ class _Search:
             for idx in range(len(col)):
                 self.below[col[idx]] = ((col[idx - 1] if idx else BOTTOM)
                                         + (FACE_DOWN if idx < self.hid[ci] else 0))
-        # `moves`' scratch: for each code, a bit for each column whose top card has it (all
-        # zero between calls)
+        # `moves`' scratch, all zero between calls: on_top[code] is 1 + the first column whose
+        # top card has that code, next_top[j] 1 + the next such column after column j (small
+        # ints: Python keeps one object of each, so filling these allocates nothing).
         self._on_top = [0] * 60
+        self._next_top = [0] * self.ncols
         # col_of[code], at[code]: the column and height of each card (stale for a card at
         # home, which `fh` tells); lowest[code]: the lowest rank of each suit at or under the
         # card in its column, four bits a suit (15: none); trapped: a bit for each card that
@@ -119,8 +156,11 @@ class _Search:
         # per unit of urgency in move scores; 0 in an unguided probe, whose order is its noise
         self.weight = URGENCY
         self.rng = random.Random(0)
-        self._ukey = -1  # urgency cache, valid while the foundations are unchanged
-        self._ucache: dict[bytes, int] = {}
+        # Each column's `_urgency`, and a bit for each column whose value is stale: a move
+        # between columns makes its two columns stale, a move to or from a foundation all.
+        self._urg = [0] * self.ncols
+        self._all = (1 << self.ncols) - 1
+        self._stale = self._all
         self.prefix: list[IMove] = []
         self.bytes_per_state = 200
         # The depth-first search: each level's moves (`_entry` ints, best first) and the index
@@ -130,25 +170,9 @@ class _Search:
         self.trail: list[int] = []
         self.marks: list[int] = []
         self.one = [bytes([c]) for c in range(64)]  # one-card bytes, made once
-        # hosts[code]: the codes a card may be packed onto (rank and colour rules).
-        self.hosts: list[tuple[int, ...]] = [() for _ in range(60)]
-        for r in range(1, 14):
-            for s in range(4):
-                code = enc(r, s)
-                if v.build == "suit-up-or-down":
-                    hs = [enc(r2, s) for r2 in (r - 1, r + 1) if 1 <= r2 <= 13]
-                elif r < 13:
-                    hs = [enc(r + 1, s2) for s2 in range(4)
-                          if v.build == "rank" or (s2 >= 2) != (s >= 2)]
-                else:
-                    hs = []
-                self.hosts[code] = tuple(sorted(set(hs)))
-        # pack_ok[card * 64 + target]: 1 if card packs onto target (`hosts` as a table).
-        table = bytearray(64 * 64)
-        for card in range(60):
-            for target in self.hosts[card]:
-                table[card * 64 + target] = 1
-        self.pack_ok = bytes(table)
+        # hosts[code]: the codes a card may be packed onto; pack_ok[card * 64 + target]: 1 if
+        # card packs onto target (the same as a table). Made once per rule set: probes are many.
+        self.hosts, self.pack_ok = _packing(v.build, enc)
         # worry_back (suit foundations only, see `search_packer`): cards come back, so the
         # proofs of S1-S4 and D1-D2 fail; the exhaustive search plays no move home by itself
         # and proves no dead end. A probe may only find a solution, so it keeps both rules
@@ -211,6 +235,7 @@ class _Search:
         dst = (m >> 4 & 15) - 2
         n = m & 15
         rec = m & MOVE_MASK
+        self._stale |= self._all if src < 0 or dst < 0 else 1 << src | 1 << dst
         cols = self.cols
         below = self.below
         if src < 0:  # worry-back: the foundation's top card onto column dst
@@ -255,6 +280,7 @@ class _Search:
         dst = (rec >> 4 & 15) - 2
         n = rec & 15
         old_hid = rec >> MOVE_BITS & 63
+        self._stale |= self._all if src < 0 or dst < 0 else 1 << src | 1 << dst
         cols = self.cols
         if src < 0:
             self.below[cols[dst][-1]] = HOME
@@ -416,12 +442,11 @@ class _Search:
         at = self.at
         fh = self.fh
         kings_space = self.space == "kings"
-        low = [99, 99, 99, 99]  # lowest rank of each suit in Z
+        lowest = self.lowest
+        low = 0xFFFF  # the lowest rank of each suit in Z, four bits a suit (15: none)
         for ci, col in enumerate(cols):
-            for idx in range(ceil[ci] + 1):
-                c = col[idx]
-                if c >> 2 < low[c & 3]:
-                    low[c & 3] = c >> 2
+            if ceil[ci] >= 0:
+                low = _least(low, lowest[col[ceil[ci]]])
         changed = True
         while changed:
             changed = False
@@ -429,7 +454,7 @@ class _Search:
                 top = ceil[ci]
                 for idx in range(len(col) - 1, top, -1):
                     c = col[idx]
-                    if low[c & 3] > c >> 2:
+                    if (low >> (c & 3) * 4 & 15) > c >> 2:
                         continue  # it may go home before c*
                     if kings_space and c >> 2 == 13:
                         continue  # a space may take it
@@ -440,10 +465,7 @@ class _Search:
                         if at[e] >= ceil[ce] and not (ce == ci and at[e] < idx):
                             break  # a host it may reach
                     else:
-                        for k in range(top + 1, idx + 1):
-                            z = col[k]
-                            if z >> 2 < low[z & 3]:
-                                low[z & 3] = z >> 2
+                        low = _least(low, lowest[col[idx]])
                         ceil[ci] = idx
                         changed = True
                         break
@@ -461,9 +483,11 @@ class _Search:
                 break
         space = self.space
         on_top = self._on_top
+        next_top = self._next_top
         for j in range(ncols):
             if len(cols[j]):
-                on_top[cols[j][-1]] |= 1 << j
+                next_top[j] = on_top[cols[j][-1]]
+                on_top[cols[j][-1]] = j + 1
         for i in range(ncols):
             col = cols[i]
             if not col:
@@ -510,43 +534,26 @@ class _Search:
         each column whose top takes it (`_on_top`), scored ``score`` less the target's
         urgency: burying an urgent column comes last."""
         on_top = self._on_top
+        next_top = self._next_top
+        weight = self.weight
         for h in self.hosts[card]:
-            m = on_top[h]
-            j = 0
-            while m:
-                if m & 1 and j != i:
-                    out.append(_entry(score - self.weight * urgency[j], i, j, n))
-                m >>= 1
-                j += 1
+            j = on_top[h] - 1
+            while j >= 0:
+                if j != i:
+                    out.append(_entry(score - weight * urgency[j], i, j, n))
+                j = next_top[j] - 1
 
     def _urgencies(self) -> list[int]:
-        """Each column's `_urgency`, cached by column while the foundations stay the same."""
-        fkey = self._foundation_key()
-        if fkey != self._ukey or len(self._ucache) > 200_000:
-            self._ucache = {}
-            self._ukey = fkey
-        cache = self._ucache
-        urgency = []
-        for col in self.cols:
-            u = cache.get(col)
-            if u is None:
-                u = cache[col] = self._urgency(col)
-            urgency.append(u)
-        return urgency
-
-    def _foundation_key(self) -> int:
-        """The foundations as one int (the lists this game moves), for the urgency cache."""
-        key = 0
-        if self.bisley:
-            for s in range(4):
-                key = key << 8 | self.fa[s] << 4 | self.fk[s]
-        elif self.rank_found:
-            for r in range(1, 14):
-                key = key << 3 | self.home[r]
-        else:
-            for s in range(4):
-                key = key << 4 | self.fh[s]
-        return key
+        """Each column's `_urgency`, recomputed only where stale."""
+        urg = self._urg
+        stale = self._stale
+        while stale:
+            b = stale & -stale
+            stale ^= b
+            i = b.bit_length() - 1
+            urg[i] = self._urgency(self.cols[i])
+        self._stale = 0
+        return urg
 
     def _worry_moves(self, out: list[int], first_space: int) -> None:
         """Foundation tops back onto a column top they pack onto, or into the first space
