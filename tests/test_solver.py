@@ -665,3 +665,56 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
     for record in reversed(played):
         search.undo(record)
     assert search.key() == root
+
+
+@pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire",
+                                  "castles-in-spain"])
+def test_shortened_lines_still_win_and_are_shorter(game: str) -> None:
+    """`solve(..., shorten=True)` keeps the verdict and returns a line that replays to a win
+    (every solved line is replayed by `checked_result`; here once more) and is never longer
+    than the search's own line, and shorter over a few deals."""
+    variant = get_variant(game)
+    plain_total = short_total = 0
+    for number in range(1, 7):
+        state = start_state(variant, deal(variant, number))
+        plain, short = solve(state, QUICK), solve(state, QUICK, shorten=True)
+        assert plain.verdict == short.verdict
+        if short.verdict == "solved":
+            assert replay(state, short).won
+            assert len(short.moves) <= len(plain.moves)
+            plain_total += len(plain.moves)
+            short_total += len(short.moves)
+    assert short_total < plain_total
+
+
+def test_shortcut_cuts_a_detour() -> None:
+    """A card moved away and straight back in front of a winning line costs nothing after
+    `shortcut`: the line it returns is no longer than the winning line alone."""
+    from thirteen.solver.packer import _Search, portfolio, shortcut, unpack
+
+    variant = get_variant("bakers-dozen")
+    for number in range(1, 30):
+        state = start_state(variant, deal(variant, number))
+        assert isinstance(state, PackerState)
+        search = _Search(state, QUICK)
+        start = search.exact()
+        for m in search.moves():
+            there = search.do(m)
+            for back in search.moves():
+                record = search.do(back)
+                home = search.exact() == start
+                search.undo(record)
+                if not home:
+                    continue
+                search.undo(there)
+                verdict, line, _ = portfolio(_Search(state, QUICK), state, QUICK)
+                if verdict != "solved":
+                    break
+                detour = [unpack(m), unpack(back), *line]
+                assert len(shortcut(state, detour)) <= len(line)
+                return
+            else:
+                search.undo(there)
+                continue
+            break
+    pytest.fail("no deal of 1-29 has a move and its way back")

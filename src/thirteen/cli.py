@@ -171,7 +171,7 @@ def _solve_for_me(game: Game) -> bool:
         print("the game is over: nothing to solve")
         return False
     hidden = game.state.hides_cards
-    result = solve(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS))
+    result = solve(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS), shorten=True)
     if result.verdict != "solved":
         print("no winning line remains from here" if result.verdict == "unsolvable"
               else f"no winning line found ({result.reason})")
@@ -274,7 +274,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     game = _start(args)
     budget = Budget(max_nodes=args.max_nodes, max_seconds=args.max_seconds, max_mb=args.max_mb)
-    result = solve(game.start, budget)
+    result = solve(game.start, budget, shorten=True)
     if args.json:
         print(json.dumps(result.to_json_dict()))
     else:

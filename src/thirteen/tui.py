@@ -1229,7 +1229,8 @@ class ThirteenApp(App[None]):
             self.redraw()
             return
         budget = solver.Budget(max_seconds=SOLVE_SECONDS)
-        self._ask_solver("Solving...", lambda state: solver.solve(state, budget), self._solved,
+        self._ask_solver("Solving...",
+                         lambda state: solver.solve(state, budget, shorten=True), self._solved,
                          lambda why: self.say(f"The solver failed: {why}", "error"))
 
     def _solved(self, result: solver.Result, moves_then: int) -> None:

@@ -33,14 +33,16 @@ from .services import (  # noqa: E402
 )
 
 
-def solve(state: State, budget: Budget = DEFAULT_BUDGET) -> Result:
+def solve(state: State, budget: Budget = DEFAULT_BUDGET, shorten: bool = False) -> Result:
     """Search ``state`` within ``budget``. Hidden cards are searched as known ("thoughtful"):
-    Castles in Spain's face-down cards and the Calculation family's stock order."""
+    Castles in Spain's face-down cards and the Calculation family's stock order. With
+    ``shorten`` a solved line of the Baker's Dozen family has its detours cut out (a line to
+    read or watch; about 1 ms per 100 moves): the surveys and benchmarks leave it off."""
     if isinstance(state, CalcState):
         return search_calculation(state, budget)
     from .packer import search_packer
 
-    return search_packer(state, budget)
+    return search_packer(state, budget, shorten)
 
 
 __all__ = [

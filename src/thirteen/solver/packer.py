@@ -381,6 +381,10 @@ class _Search:
         below[c] = was
         return k
 
+    def exact(self) -> tuple[bytes, ...]:
+        """The position with its columns in their order (`shortcut` replays moves by column)."""
+        return (*self.cols, bytes(self.hid))
+
     def won(self) -> bool:
         return not any(self.cols)
 
@@ -797,7 +801,7 @@ def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
     return tuple(out)
 
 
-def search_packer(state: PackerState, budget: Budget) -> Result:
+def search_packer(state: PackerState, budget: Budget, shorten: bool = False) -> Result:
     """Solve a packer position (see `thirteen.solver.solve`).
 
     With ``worry_back`` a line that never worries back wins too, so the faster search
@@ -806,17 +810,44 @@ def search_packer(state: PackerState, budget: Budget) -> Result:
     """
     v = state.variant
     if not v.worry_back:
-        return _search_fast(state, budget)
+        return _search_fast(state, budget, shorten)
     plain = dataclasses.replace(state, variant=v.with_options(worry_back=False))
-    first = _search_fast(plain, _share(budget, 0.5, None))
+    first = _search_fast(plain, _share(budget, 0.5, None), shorten)
     if first.verdict == "solved":
         return first
     rest = _share(budget, 1.0, first)
-    second = (_search_fast(state, rest) if v.foundations == "suit"
+    second = (_search_fast(state, rest, shorten) if v.foundations == "suit"
               else engine_search(state, rest))
     return dataclasses.replace(second, nodes=first.nodes + second.nodes,
                                seconds=first.seconds + second.seconds,
                                peak_states=max(first.peak_states, second.peak_states))
+
+
+def shortcut(state: PackerState, moves: list[IMove]) -> list[IMove]:
+    """``moves``, a winning line, with its detours cut out: from each position of the line,
+    play the move that reaches the latest later position of the line (columns in the same
+    order, compared whole), until the line is done. A depth-first line wanders (each move is
+    the first that was not yet refuted); this costs one `moves` per move of the line."""
+    search = _Search(state, Budget(None, None, None))
+    where = {search.exact(): 0}
+    for k, move in enumerate(moves):
+        search.do(_entry(0, *move))
+        where[search.exact()] = k + 1
+    search = _Search(state, Budget(None, None, None))
+    out: list[IMove] = []
+    i = 0
+    while i < len(moves):
+        best, step = i + 1, _entry(0, *moves[i])
+        for m in search.moves():
+            record = search.do(m)
+            j = where.get(search.exact(), -1)
+            search.undo(record)
+            if j > best:
+                best, step = j, m
+        search.do(step)
+        out.append(unpack(step))
+        i = best
+    return out
 
 
 def _share(budget: Budget, part: float, spent: Result | None) -> Budget:
@@ -830,14 +861,17 @@ def _share(budget: Budget, part: float, spent: Result | None) -> Budget:
     return Budget(nodes, seconds, budget.max_mb)
 
 
-def _search_fast(state: PackerState, budget: Budget) -> Result:
-    """The `_Search` portfolio, its moves checked by replaying them through the engine."""
+def _search_fast(state: PackerState, budget: Budget, shorten: bool) -> Result:
+    """The `_Search` portfolio (its line `shortcut` if asked), its moves checked by replaying
+    them through the engine."""
     search = _Search(state, budget)
     try:
         verdict, imoves, reason = portfolio(search, state, budget)
     except OutOfBudget as e:
         return Result("unknown", (), search.clock.nodes, search.clock.elapsed(),
                       len(search.tt), str(e))
+    if shorten and verdict == "solved":
+        imoves = shortcut(state, imoves)
     moves = to_engine_moves(state, imoves) if verdict == "solved" else ()
     return checked_result(state, verdict, moves, search.clock.nodes,
                           search.clock.elapsed(), len(search.tt), reason)

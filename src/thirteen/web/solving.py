@@ -69,7 +69,7 @@ def solution(state: State, seconds: float = 5.0) -> tuple[tuple[Move, ...] | Non
     """Solve it for me: a winning line from here, or None and why there is none to play.
     The solver reads any hidden cards: the player asked to see the game played out."""
     try:
-        result = solve(state, _budget(seconds, 1_000_000))
+        result = solve(state, _budget(seconds, 1_000_000), shorten=True)
     except Exception:  # noqa: BLE001
         log.exception("solver failed")
         return None, "The solver failed."
