@@ -718,3 +718,38 @@ def test_shortcut_cuts_a_detour() -> None:
                 continue
             break
     pytest.fail("no deal of 1-29 has a move and its way back")
+
+
+def test_the_collector_is_paused_while_searches_run_and_restored_after() -> None:
+    """`solve` pauses the cyclic collector; overlapping searches (threads of the web server)
+    turn it back on only when the last ends, and never turn on one that was off."""
+    import gc
+    import threading
+
+    from thirteen.solver.common import collector_paused
+
+    assert gc.isenabled()
+    seen: list[bool] = []
+    first_in, second_done = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with collector_paused():
+            first_in.set()
+            second_done.wait(10)
+            seen.append(gc.isenabled())
+
+    worker = threading.Thread(target=first)
+    worker.start()
+    first_in.wait(10)
+    with collector_paused():
+        seen.append(gc.isenabled())
+    seen.append(gc.isenabled())  # the first search still runs
+    second_done.set()
+    worker.join()
+    assert seen == [False, False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        solve(new_state("bakers-dozen", 1), QUICK)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

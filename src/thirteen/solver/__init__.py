@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..calculation import CalcState
 from ..game import State
 from .build import chosen_dir
-from .common import DEFAULT_BUDGET, Budget, Result, Verdict
+from .common import DEFAULT_BUDGET, Budget, Result, Verdict, collector_paused
 
 # The compiled modules (packer, calculation, and services which imports calculation) are
 # imported after this: so they can come from the mypyc build (`thirteen compile-solver`, see
@@ -38,11 +38,12 @@ def solve(state: State, budget: Budget = DEFAULT_BUDGET, shorten: bool = False) 
     Castles in Spain's face-down cards and the Calculation family's stock order. With
     ``shorten`` a solved line of the Baker's Dozen family has its detours cut out (a line to
     read or watch; about 1 ms per 100 moves): the surveys and benchmarks leave it off."""
-    if isinstance(state, CalcState):
-        return search_calculation(state, budget)
     from .packer import search_packer
 
-    return search_packer(state, budget, shorten)
+    with collector_paused():
+        if isinstance(state, CalcState):
+            return search_calculation(state, budget)
+        return search_packer(state, budget, shorten)
 
 
 __all__ = [

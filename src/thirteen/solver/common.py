@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -107,3 +111,30 @@ class Clock:
             raise OutOfBudget(f"time budget of {b.max_seconds} s spent")
         if self.max_bytes is not None and states * bytes_per_state >= self.max_bytes:
             raise OutOfBudget(f"memory budget of {b.max_mb} MB spent")
+
+
+_pause_lock = threading.Lock()
+_pauses = 0  # searches running with the collector paused
+_was_enabled = False  # whether it ran before the first of them
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a search runs. A search makes no
+    reference cycles, but each full pass of the collector walks every key of the
+    transposition table: paused, a 60 s Baker's Dozen search goes 8% further. Counted, so
+    that searches in several threads (the web server) turn it back on only when the last
+    ends, and only if it was on."""
+    global _pauses, _was_enabled
+    with _pause_lock:
+        if _pauses == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _pauses += 1
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _was_enabled:
+                gc.enable()
