@@ -45,6 +45,11 @@ def test_play_from_a_pipe() -> None:
     assert r.returncode == 0
     assert "refused: c1-c1" in r.stdout
     assert "fH:AH" in r.stdout
+    words = run("play", "bakers-dozen", "9", stdin="c2-f\nundo\nredo\nundo\nmoves\nquit\n")
+    assert words.returncode == 0 and "refused" not in words.stdout
+    boards = words.stdout.split("> ")
+    assert "fH:AH" in boards[1] and "fH:AH" not in boards[2] and "fH:AH" in boards[3]
+    assert "fH:AH" not in boards[4] and "c2-f" in boards[5]
 
 
 def test_play_from_a_pipe_with_hint_and_solve_it_for_me() -> None:

@@ -153,8 +153,10 @@ def _full_view(state: State) -> dict[str, Any]:
     return view
 
 
-HELP = """Type a move (c3-c7, c3-c7:4, c3-f, c3-fa, fH-c4, s-w2, s-f5, w2-f5), or:
-  u undo   r redo   m list legal moves   a safe auto-moves   n restart   h help   q quit
+HELP = """Type a move (c3-c7, c3-c7:4, c3-f, c3-fa, fH-c4, s-w2, s-f5, w2-f5), or a command,
+its letter or its word:
+  u undo   r redo   m moves (the legal ones)   a auto (safe moves home)   n restart
+  h help   q quit
   hint     the next move of a winning line (or word that none remains)
   solve    play a winning line from here to the end (undo takes it back move by move)"""
 PLAY_SOLVER_SECONDS = 10.0  # the solver's budget for `hint` and `solve` in a piped game
@@ -204,6 +206,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"{_title(game)}. h for help.")
     commands: dict[str, Callable[[], object]] = {
         "u": game.undo, "r": game.redo, "n": game.restart, "a": game.auto_moves,
+        "undo": game.undo, "redo": game.redo, "restart": game.restart, "auto": game.auto_moves,
     }
     show = True
     while True:
@@ -229,7 +232,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             show = False
         elif word == "solve":
             show = _solve_for_me(game)
-        elif word == "m":
+        elif word in ("m", "moves"):
             print(" ".join(map(str, game.legal_moves())) or "(none)")
             show = False
         elif word in commands:
