@@ -37,7 +37,7 @@ def solve(state: State, budget: Budget = DEFAULT_BUDGET, shorten: bool = False) 
     """Search ``state`` within ``budget``. Hidden cards are searched as known ("thoughtful"):
     Castles in Spain's face-down cards and the Calculation family's stock order. With
     ``shorten`` a solved line of the Baker's Dozen family has its detours cut out (a line to
-    read or watch; about 1 ms per 100 moves): the surveys and benchmarks leave it off."""
+    read or watch, or a hint; about 1 ms per 100 moves): surveys and benchmarks leave it off."""
     from .packer import search_packer
 
     with collector_paused():

@@ -527,7 +527,7 @@ class _Search:
         if self.noise:
             rnd = self.rng.random
             noise = self.noise
-            out = [e + (int(noise * rnd()) << 13) for e in out]
+            out = [e + (int(noise * rnd()) << MOVE_BITS) for e in out]
         out.sort()
         return out
 

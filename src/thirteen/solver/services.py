@@ -54,10 +54,10 @@ class Hint:
     message: str
 
 
-def _solve(state: State, budget: Budget) -> Result:
+def _solve(state: State, budget: Budget, shorten: bool = False) -> Result:
     from . import solve
 
-    return solve(state, budget)
+    return solve(state, budget, shorten)
 
 
 def _fallback(state: State) -> Move | None:
@@ -84,7 +84,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET) -> Hint:
         return Hint(move, "unknown", f"{move}: the fair player's choice (the stock is unseen)")
     if state.hides_cards:
         return _fair_packer_hint(state, budget)
-    result = _solve(state, budget)
+    result = _solve(state, budget, shorten=True)  # the first move of a line with no detour
     if result.verdict == "solved" and result.moves:
         return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
     if result.verdict == "unsolvable":
@@ -110,7 +110,7 @@ def _fair_packer_hint(state: PackerState, budget: Budget, samples: int = 8) -> H
         for (i, k), card in zip(places, unseen, strict=True):
             cols[i][k] = card
         world = replace(state, columns=tuple(tuple(c) for c in cols))
-        result = _solve(world, per)
+        result = _solve(world, per, shorten=True)
         if result.verdict == "solved" and result.moves:
             votes[result.moves[0]] += 1
     if votes:
