@@ -38,6 +38,7 @@ KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's 
 BOTTOM: Final = 60  # `_Search.below`: the card lies at the bottom of its column
 HOME: Final = 61  # `_Search.below`: the card is home (codes go up to 55)
 FACE_DOWN: Final = 64  # `_Search.below`: added while the card is face down
+ONE_CARD: Final = [bytes([c]) for c in range(64)]  # each code as a one-card bytes, made once
 
 
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
@@ -169,7 +170,6 @@ class _Search:
         self.pos: list[int] = []
         self.trail: list[int] = []
         self.marks: list[int] = []
-        self.one = [bytes([c]) for c in range(64)]  # one-card bytes, made once
         # hosts[code]: the codes a card may be packed onto; pack_ok[card * 64 + target]: 1 if
         # card packs onto target (the same as a table). Made once per rule set: probes are many.
         self.hosts, self.pack_ok = _packing(v.build, enc)
@@ -242,8 +242,8 @@ class _Search:
             s = -1 - src
             card = self.fh[s] * 4 + s
             below[card] = cols[dst][-1] if len(cols[dst]) else BOTTOM
-            self._place(self.one[card], dst)
-            cols[dst] = cols[dst] + self.one[card]
+            self._place(ONE_CARD[card], dst)
+            cols[dst] = cols[dst] + ONE_CARD[card]
             self.fh[s] -= 1
             return rec
         col = cols[src]
@@ -293,7 +293,7 @@ class _Search:
             cols[dst] = col[:-n]
         else:
             c = rec >> (MOVE_BITS + 6)
-            moved = self.one[c]
+            moved = ONE_CARD[c]
             if self.bisley:
                 if dst == FOUNDATION:
                     self.fa[c & 3] -= 1
