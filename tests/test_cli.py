@@ -63,7 +63,7 @@ def test_play_from_a_pipe_with_hint_and_solve_it_for_me() -> None:
     assert r.stdout.count("You won!") == 1  # and the undo after it took the last move back
     assert run("check", "bakers-dozen", "9", *moves).stdout.strip() == "won"
     lost = run("play", "good-measure", "1", stdin="solve\nhint\nq\n")
-    assert "no winning line remains from here" in lost.stdout
+    assert "No winning line remains from here." in lost.stdout
     assert "dead end: this position can no longer be won" in lost.stdout
     assert "played" not in lost.stdout
 

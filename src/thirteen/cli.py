@@ -14,7 +14,16 @@ from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
 from .rules import describe
-from .solver import WANTED, Budget, difficulty, find_deal, found_message, hint, solve
+from .solver import (
+    WANTED,
+    Budget,
+    difficulty,
+    find_deal,
+    found_message,
+    hint,
+    solve,
+    solve_for_me,
+)
 from .text import render
 from .variants import GAMES, Variant, get_variant
 
@@ -173,10 +182,9 @@ def _solve_for_me(game: Game) -> bool:
         print("the game is over: nothing to solve")
         return False
     hidden = game.state.hides_cards
-    result = solve(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS), shorten=True)
-    if result.verdict != "solved":
-        print("no winning line remains from here" if result.verdict == "unsolvable"
-              else f"no winning line found ({result.reason})")
+    result, why = solve_for_me(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS))
+    if why:
+        print(why)
         return False
     game.push_line(result.moves)
     seen = " (the solver read the hidden cards)" if hidden else ""

@@ -1229,18 +1229,18 @@ class ThirteenApp(App[None]):
             self.redraw()
             return
         budget = solver.Budget(max_seconds=SOLVE_SECONDS)
-        self._ask_solver("Solving...",
-                         lambda state: solver.solve(state, budget, shorten=True), self._solved,
-                         lambda why: self.say(f"The solver failed: {why}", "error"))
+        self._ask_solver("Solving...", lambda state: solver.solve_for_me(state, budget),
+                         self._solved, lambda why: self.say(f"The solver failed: {why}", "error"))
 
-    def _solved(self, result: solver.Result, moves_then: int) -> None:
+    def _solved(self, answer: tuple[solver.Result, str], moves_then: int) -> None:
         if len(self.game.moves) != moves_then:
             return  # the position changed meanwhile
+        result, why = answer
         if result.verdict == "unsolvable":
             self._hopeless(solver.DEAD_END)
             return
-        if result.verdict != "solved":
-            self.say(f"No winning line found in {SOLVE_SECONDS:g} s ({result.reason}).", "error")
+        if why:
+            self.say(why, "error")
             self.redraw()
             return
         hidden = self.game.state.hides_cards
@@ -1251,7 +1251,7 @@ class ThirteenApp(App[None]):
 
     def _hopeless(self, detail: str) -> None:
         """The solver proved that no winning line remains: say so and offer the end screen."""
-        self.say("No winning line remains from here.", "error")
+        self.say(solver.NO_LINE, "error")
         self.redraw()
         self.show_end("hopeless", detail)
 

@@ -22,6 +22,7 @@ if _build is not None:
 from .calculation import fair_move, fair_play, search_calculation  # noqa: E402
 from .services import (  # noqa: E402
     DEAD_END,
+    NO_LINE,
     WANTED,
     Difficulty,
     Hint,
@@ -30,6 +31,7 @@ from .services import (  # noqa: E402
     find_deal,
     found_message,
     hint,
+    solve_for_me,
 )
 
 
@@ -47,6 +49,7 @@ def solve(state: State, budget: Budget = DEFAULT_BUDGET, shorten: bool = False) 
 
 
 __all__ = [
-    "DEAD_END", "WANTED", "Budget", "Difficulty", "Hint", "Result", "Verdict", "Wanted",
+    "DEAD_END", "NO_LINE", "WANTED", "Budget", "Difficulty", "Hint", "Result", "Verdict", "Wanted",
     "difficulty", "fair_move", "fair_play", "find_deal", "found_message", "hint", "solve",
+    "solve_for_me",
 ]

@@ -60,6 +60,21 @@ def _solve(state: State, budget: Budget, shorten: bool = False) -> Result:
     return solve(state, budget, shorten)
 
 
+NO_LINE = "No winning line remains from here."
+
+
+def solve_for_me(state: State, budget: Budget) -> tuple[Result, str]:
+    """Solve it for me, the same in every front end: the solver's winning line, shortened to
+    be watched (``moves`` of the result when ``solved``), else the player's words for why no
+    line is played. Hidden cards are read: the player asked to see the game played out."""
+    result = _solve(state, budget, shorten=True)
+    if result.verdict == "solved":
+        return result, ""
+    if result.verdict == "unsolvable":
+        return result, NO_LINE
+    return result, f"No winning line found ({result.reason})."
+
+
 def _fallback(state: State) -> Move | None:
     """A plausible move when the search proves nothing: a safe move home, a move home, the
     first legal move otherwise."""

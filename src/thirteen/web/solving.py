@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..game import State
 from ..moves import Move
-from ..solver import Budget, Wanted, find_deal, found_message, solve
+from ..solver import Budget, Wanted, find_deal, found_message, solve, solve_for_me
 from ..solver import hint as solver_hint
 from ..variants import Variant
 
@@ -66,18 +66,14 @@ def hint(state: State, seconds: float = 1.0) -> HintOut:
 
 
 def solution(state: State, seconds: float = 5.0) -> tuple[tuple[Move, ...] | None, str]:
-    """Solve it for me: a winning line from here, or None and why there is none to play.
-    The solver reads any hidden cards: the player asked to see the game played out."""
+    """Solve it for me (`solve_for_me`): a winning line from here, or None and why there is
+    none to play; a failing solver is logged and said, never a server error."""
     try:
-        result = solve(state, _budget(seconds, 1_000_000), shorten=True)
+        result, why = solve_for_me(state, _budget(seconds, 1_000_000))
     except Exception:  # noqa: BLE001
         log.exception("solver failed")
         return None, "The solver failed."
-    if result.verdict == "solved":
-        return result.moves, ""
-    if result.verdict == "unsolvable":
-        return None, "No winning line remains from here."
-    return None, f"No winning line found in {seconds:g} s."
+    return (None, why) if why else (result.moves, "")
 
 
 def pick_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int]) -> tuple[int, str]:
