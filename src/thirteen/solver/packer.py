@@ -20,6 +20,9 @@ import sys
 from collections.abc import Callable, Hashable, Iterator
 from typing import Final
 
+from librt.vecs import append, pop, vec
+from mypy_extensions import i64, u8
+
 from ..moves import Move, Place
 from ..packer import PackerState
 from .common import (
@@ -35,6 +38,7 @@ from .common import (
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
 KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's suit
+NOWHERE: Final = 0  # `_Search.home_target`: the card may not go home now
 BOTTOM: Final = 60  # `_Search.below`: the card lies at the bottom of its column
 HOME: Final = 61  # `_Search.below`: the card is home (codes go up to 55)
 FACE_DOWN: Final = 64  # `_Search.below`: added while the card is face down
@@ -48,10 +52,11 @@ IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, 
 # source's old face-down count and, for a move home, the card (`_Search.do`).
 
 
-_PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[list[tuple[int, ...]], bytes]] = {}
+_PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[vec[i64], bytes]] = {}
+HOST_STRIDE: Final = 5  # `_packing`'s hosts: per code, how many hosts, then up to four
 
 
-def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[list[tuple[int, ...]], bytes]:
+def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], bytes]:
     """`_Search.hosts` and `_Search.pack_ok` for a way of building and of coding cards."""
     known = _PACKING.get((build, enc))
     if known is not None:
@@ -71,7 +76,12 @@ def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[list[tuple[int
     for card in range(60):
         for target in hosts[card]:
             table[card * 64 + target] = 1
-    known = _PACKING[build, enc] = (hosts, bytes(table))
+    flat = vec[i64]([0] * (60 * HOST_STRIDE))
+    for card in range(60):
+        flat[card * HOST_STRIDE] = len(hosts[card])
+        for k, h in enumerate(hosts[card]):
+            flat[card * HOST_STRIDE + 1 + k] = h
+    known = _PACKING[build, enc] = (flat, bytes(table))
     return known
 
 
@@ -104,7 +114,7 @@ class _Search:
         v = state.variant
         self.variant = v
         self.clock = Clock(budget)
-        self.ncols = len(state.columns)
+        self.ncols: i64 = len(state.columns)
         self.bisley = v.kings_down
         self.rank_found = v.foundations == "rank" and not v.kings_down
         self.sequences = v.move_sequences
@@ -116,15 +126,15 @@ class _Search:
             enc = _code_rank
         elif self.rank_found and v.build == "alternate":
             enc = _code_colour
-        self.cols: list[bytes] = [bytes(enc(c.rank, c.suit) for c in col) for col in state.columns]
-        self.hid: list[int] = list(state.hidden) if v.move_sequences else [0] * self.ncols
+        self.cols = vec[bytes]([bytes(enc(c.rank, c.suit) for c in col) for col in state.columns])
+        self.hid = vec[i64](list(state.hidden) if v.move_sequences else [0] * self.ncols)
         # Foundations: suit heights, rank counts, or Bisley's ace tops and king bottoms.
         piles = state.foundations
-        self.fh = [len(piles[s]) for s in range(4)]
-        self.fa = [piles[s][-1].rank if piles[s] else 0 for s in range(4)]
-        self.fk = [piles[4 + s][-1].rank if len(piles) > 4 and piles[4 + s] else 14
-                   for s in range(4)]
-        self.home = [4] + [0] * 14  # rank foundations: cards of each rank home
+        self.fh: vec[i64] = vec[i64]([len(piles[s]) for s in range(4)])
+        self.fa = vec[i64]([piles[s][-1].rank if piles[s] else 0 for s in range(4)])
+        self.fk = vec[i64]([piles[4 + s][-1].rank if len(piles) > 4 and piles[4 + s] else 14
+                            for s in range(4)])
+        self.home = vec[i64]([4] + [0] * 14)  # rank foundations: cards of each rank home
         if self.rank_found:
             for pile in piles:
                 for c in pile:
@@ -133,7 +143,7 @@ class _Search:
         self.unique = enc is _code  # every card its own code: `key` may use `below`
         # below[code]: the card that card lies on, BOTTOM at a column's bottom, HOME (or not
         # in the deck) otherwise; plus FACE_DOWN while the card is face down.
-        self.below = bytearray([HOME]) * 60
+        self.below: vec[u8] = vec[u8]([HOME] * 60)
         for ci, col in enumerate(self.cols):
             for idx in range(len(col)):
                 self.below[col[idx]] = ((col[idx - 1] if idx else BOTTOM)
@@ -141,36 +151,38 @@ class _Search:
         # `moves`' scratch, all zero between calls: on_top[code] is 1 + the first column whose
         # top card has that code, next_top[j] 1 + the next such column after column j (small
         # ints: Python keeps one object of each, so filling these allocates nothing).
-        self._on_top = [0] * 60
-        self._next_top = [0] * self.ncols
+        self._on_top: vec[i64] = vec[i64]([0] * 60)
+        self._next_top: vec[i64] = vec[i64]([0] * self.ncols)
         # col_of[code], at[code]: the column and height of each card (stale for a card at
         # home, which `fh` tells); lowest[code]: the lowest rank of each suit at or under the
         # card in its column, four bits a suit (15: none); trapped: a bit for each card that
         # lies above a lower card of its suit. `_place` keeps them where `dead` runs.
-        self.col_of = [0] * 60
-        self.at = [0] * 60
-        self.lowest = [0xFFFF] * 60
-        self.trapped = 0
-        self._ceil = [-1] * self.ncols  # `dead`'s scratch: the top of Z in each column
+        self.col_of: vec[i64] = vec[i64]([0] * 60)
+        self.at: vec[i64] = vec[i64]([0] * 60)
+        self.lowest: vec[i64] = vec[i64]([0xFFFF] * 60)
+        self.trapped: i64 = 0
+        self._tz = vec[i64]([0] * 60)  # `dead`'s scratch: the cards of T
+        self._ceil = vec[i64]([-1] * self.ncols)  # `dead`'s scratch: the top of Z by column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
-        self.noise = 0  # probes: random noise added to move scores, up to this much
+        self.noise: i64 = 0  # probes: random noise added to move scores, up to this much
         # per unit of urgency in move scores; 0 in an unguided probe, whose order is its noise
-        self.weight = URGENCY
+        self.weight: i64 = URGENCY
         self.rng = random.Random(0)
         # Each column's `_urgency`, and a bit for each column whose value is stale: a move
         # between columns makes its two columns stale, a move to or from a foundation all.
-        self._urg = [0] * self.ncols
-        self._all = (1 << self.ncols) - 1
-        self._stale = self._all
+        self._urg: vec[i64] = vec[i64]([0] * self.ncols)
+        self._all: i64 = (1 << self.ncols) - 1
+        self._stale: i64 = self._all
         self.prefix: list[IMove] = []
         self.bytes_per_state = 200
         # The depth-first search: each level's moves (`_entry` ints, best first) and the index
         # of the next to try; the trail of records (`do`) and where each level's starts.
-        self.stack: list[list[int]] = []
-        self.pos: list[int] = []
-        self.trail: list[int] = []
-        self.marks: list[int] = []
-        # hosts[code]: the codes a card may be packed onto; pack_ok[card * 64 + target]: 1 if
+        self.stack: list[vec[i64]] = []
+        self.pos = vec[i64]()
+        self.trail = vec[i64]()
+        self.marks = vec[i64]()
+        # hosts[code * HOST_STRIDE]: how many codes a card may be packed onto, then the
+        # codes; pack_ok[card * 64 + target]: 1 if
         # card packs onto target (the same as a table). Made once per rule set: probes are many.
         self.hosts, self.pack_ok = _packing(v.build, enc)
         # worry_back (suit foundations only, see `search_packer`): cards come back, so the
@@ -184,38 +196,38 @@ class _Search:
             and v.space in ("none", "kings") and v.build in ("rank", "alternate")
             and not self.worry
         )
-        full, self.cols = self.cols, [b""] * self.ncols
+        full, self.cols = self.cols, vec[bytes]([b""] * self.ncols)
         for ci, col in enumerate(full):
             self._place(col, ci)
             self.cols[ci] = col
 
     # ---- rules -----------------------------------------------------------------------------
-    def home_target(self, card: int) -> int | None:
-        """Where ``card`` may go home now (FOUNDATION or KING_PILE), or None."""
+    def home_target(self, card: i64) -> i64:
+        """Where ``card`` may go home now (FOUNDATION or KING_PILE), or NOWHERE."""
         r, s = card >> 2, card & 3
         if self.bisley:
             if self.fa[s] == r - 1:
                 return FOUNDATION
             if self.fk[s] == r + 1:
                 return KING_PILE
-            return None
+            return NOWHERE
         if self.rank_found:
-            return FOUNDATION if self.home[r] < self.home[r - 1] else None
-        return FOUNDATION if self.fh[s] == r - 1 else None
+            return FOUNDATION if self.home[r] < self.home[r - 1] else NOWHERE
+        return FOUNDATION if self.fh[s] == r - 1 else NOWHERE
 
-    def safe_home(self, card: int) -> int | None:
-        """A move home that can never spoil a win (docs/solver.md, rules S1-S4), or None."""
+    def safe_home(self, card: i64) -> i64:
+        """A move home that can never spoil a win (docs/solver.md, rules S1-S4), or NOWHERE."""
         target = self.home_target(card)
-        if target is None:
-            return None
+        if target == NOWHERE:
+            return NOWHERE
         if self.bisley:
             return target  # S4: every Bisley move home is safe
         r = card >> 2
         if self.rank_found:
-            return target if self.home[r - 1] == 4 else None  # S3
+            return target if self.home[r - 1] == 4 else NOWHERE  # S3
         fh = self.fh
         if self.build == "rank":
-            return target if min(fh) >= r - 2 else None  # S1
+            return target if min(fh[0], fh[1], fh[2], fh[3]) >= r - 2 else NOWHERE  # S1
         red = (card & 3) >= 2  # S2: alternate colours
         same = (2, 3) if red else (0, 1)
         opp = (0, 1) if red else (2, 3)
@@ -224,11 +236,11 @@ class _Search:
                 continue
             if fh[s2] == r - 2 and all(fh[x] >= r - 2 for x in same):
                 continue
-            return None
+            return NOWHERE
         return target
 
     # ---- making and taking back moves -----------------------------------------------------
-    def do(self, m: int) -> int:
+    def do(self, m: i64) -> i64:
         """Play move ``m`` (an `_entry`); returns its record for `undo`: the move, the
         source's old face-down count and the card a move home takes."""
         src = (m >> 8 & 31) - 4
@@ -274,7 +286,7 @@ class _Search:
             rec |= c << (MOVE_BITS + 6)
         return rec | old_hid << MOVE_BITS
 
-    def undo(self, rec: int) -> None:
+    def undo(self, rec: i64) -> None:
         """Take back the move of record ``rec`` (`do`)."""
         src = (rec >> 8 & 31) - 4
         dst = (rec >> 4 & 15) - 2
@@ -311,7 +323,7 @@ class _Search:
             self.below[old[k]] += FACE_DOWN
         self.hid[src] = old_hid
 
-    def _place(self, cards: bytes, ci: int) -> None:
+    def _place(self, cards: bytes, ci: i64) -> None:
         """Note in `col_of`, `at`, `lowest` and `trapped` that ``cards`` go on top of column
         ``ci`` (only `dead` reads them)."""
         if not self.dead_check:
@@ -337,25 +349,26 @@ class _Search:
             self.lowest[c] = low
         self.trapped = trapped
 
-    def auto(self, trail: list[int]) -> None:
-        """Play safe moves home until none is left, appending their records to ``trail``."""
+    def auto(self) -> None:
+        """Play safe moves home until none is left, appending their records to the trail."""
         cols = self.cols
         again = True
         while again:
             again = False
             for i in range(self.ncols):
                 col = cols[i]
-                if col:
+                if len(col):
                     card = col[-1]
                     t = self.safe_home(card)
-                    if t is not None:
-                        trail.append(self.do(_entry(0, i, t, 1)))
+                    if t != NOWHERE:
+                        self.trail = append(self.trail, self.do(_entry(0, i, t, 1)))
                         again = True
 
-    def take_back(self, trail: list[int], mark: int) -> None:
-        """Take back the moves of ``trail`` after its first ``mark``."""
-        while len(trail) > mark:
-            self.undo(trail.pop())
+    def take_back(self, mark: i64) -> None:
+        """Take back the moves of the trail after its first ``mark``."""
+        while len(self.trail) > mark:
+            self.trail, rec = pop(self.trail)
+            self.undo(rec)
 
     # ---- keys, dead ends, move lists -------------------------------------------------------
     def key(self) -> bytes:
@@ -366,11 +379,11 @@ class _Search:
         if self.unique:
             return bytes(self.below)
         if self.sequences:
-            return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
+            return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, list(self.cols),
                                                                   strict=True)))
-        return b"\0".join(sorted(self.cols))
+        return b"\0".join(sorted(list(self.cols)))
 
-    def key_after(self, src: int, dst: int) -> bytes:
+    def key_after(self, src: i64, dst: i64) -> bytes:
         """The `key` after the top card of column ``src`` moves onto column ``dst``, where the
         key is `below` and nothing else changes (no card turns face up, nothing goes home)."""
         below = self.below
@@ -383,10 +396,10 @@ class _Search:
 
     def exact(self) -> tuple[bytes, ...]:
         """The position with its columns in their order (`shortcut` replays moves by column)."""
-        return (*self.cols, bytes(self.hid))
+        return (*list(self.cols), bytes(list(self.hid)))
 
     def won(self) -> bool:
-        return not any(self.cols)
+        return all(len(self.cols[k]) == 0 for k in range(self.ncols))
 
     def dead(self) -> bool:
         """True if no winning line can remain (rules D1 and D2 of docs/solver.md).
@@ -406,10 +419,12 @@ class _Search:
         bits = self.trapped
         if not bits:
             return False
-        trapped: list[int] = []
+        tz = self._tz  # the cards of T, its first n entries
+        n: i64 = 0
         while bits:
             b = bits & -bits
-            trapped.append(b.bit_length() - 1)
+            tz[n] = int(b).bit_length() - 1
+            n += 1
             bits ^= b
         hosts = self.hosts
         ceil = self._ceil
@@ -418,25 +433,30 @@ class _Search:
             # under it is in Z, so a host strictly under it stays covered until c* leaves.
             for ci in range(len(ceil)):
                 ceil[ci] = -1
-            for c in trapped:
+            for t in range(n):
+                c = tz[t]
                 if at[c] > ceil[col_of[c]]:
                     ceil[col_of[c]] = at[c]
             if self.strong_dead:
                 self._grow_frozen(ceil)
-            kept: list[int] = []
-            for c in trapped:
-                for e in hosts[c]:
+            kept: i64 = 0  # the cards kept in T move to the front of tz
+            for t in range(n):
+                c = tz[t]
+                base = c * HOST_STRIDE
+                for k in range(base + 1, base + 1 + hosts[base]):
+                    e = hosts[k]
                     if e >> 2 > fh[e & 3] and at[e] >= ceil[col_of[e]]:
                         break  # a host that is neither home nor covered: c might be c*
                 else:
-                    kept.append(c)
+                    tz[kept] = c
+                    kept += 1
             if not kept:
                 return False
-            if len(kept) == len(trapped):
+            if kept == n:
                 return True
-            trapped = kept
+            n = kept
 
-    def _grow_frozen(self, ceil: list[int]) -> None:
+    def _grow_frozen(self, ceil: vec[i64]) -> None:
         """Raise ``ceil`` while some card cannot leave its place before c* does (rule D2):
         it cannot go home first (a lower card of its suit is in Z) and each of its hosts
         is home or strictly under a card of Z."""
@@ -462,7 +482,9 @@ class _Search:
                         continue  # it may go home before c*
                     if kings_space and c >> 2 == 13:
                         continue  # a space may take it
-                    for e in hosts[c]:
+                    base = c * HOST_STRIDE
+                    for k in range(base + 1, base + 1 + hosts[base]):
+                        e = hosts[k]
                         if e >> 2 <= fh[e & 3]:
                             continue  # home
                         ce = col_of[e]
@@ -474,18 +496,22 @@ class _Search:
                         changed = True
                         break
 
-    def moves(self) -> list[int]:
+    def moves(self) -> vec[i64]:
         """Candidate moves as `_entry` ints, best first (safe moves home are already played)."""
         cols = self.cols
         ncols = self.ncols
-        out: list[int] = []  # `_entry` ints: score and move in one, so sorting is cheap
-        urgency = self._urgencies() if self.weight else [0] * ncols  # unguided: not read
+        out = vec[i64](capacity=48)  # `_entry` ints: score and move in one, so sorting is cheap
+        urgency = self._urgencies() if self.weight else self._urg  # unguided: not read
         first_space = -1
         for j in range(ncols):
-            if not cols[j]:
+            if not len(cols[j]):
                 first_space = j
                 break
         space = self.space
+        # which lone cards may move: none where spaces are never filled (R1), kings only
+        # where only kings fill them (R2: a lone card into a space changes nothing)
+        lone_still = space == "none"
+        kings_only = space == "kings"
         on_top = self._on_top
         next_top = self._next_top
         for j in range(ncols):
@@ -494,72 +520,77 @@ class _Search:
                 on_top[cols[j][-1]] = j + 1
         for i in range(ncols):
             col = cols[i]
-            if not col:
+            if not len(col):
                 continue
-            c = col[-1]
+            c: i64 = col[-1]
             t = self.home_target(c)
-            if t is not None:
-                out.append(_entry(HOME_SCORE, i, t, 1))
+            if t != NOWHERE:
+                out = append(out, _entry(HOME_SCORE, i, t, 1))
                 if self.bisley and t == FOUNDATION and self.fk[c & 3] == (c >> 2) + 1:
-                    out.append(_entry(HOME_SCORE, i, KING_PILE, 1))
+                    out = append(out, _entry(HOME_SCORE, i, KING_PILE, 1))
             lone = len(col) == 1
             if not self.sequences:
-                if lone and (space == "none" or (space == "kings" and c >> 2 == 13)):
+                if lone and (lone_still or (kings_only and c >> 2 == 13)):
                     continue  # R1/R2: a lone card that moves only empties a useless column
                 ui = self.weight * urgency[i]
-                self._packs(c, i, 1, ui, urgency, out)
+                out = self._packs(c, i, 1, ui, urgency, out)
                 if first_space >= 0 and not lone and (
-                        space == "any" or (space == "kings" and c >> 2 == 13)):
-                    out.append(_entry(ui + SPACE_PENALTY, i, first_space, 1))
+                        space == "any" or (kings_only and c >> 2 == 13)):
+                    out = append(out, _entry(ui + SPACE_PENALTY, i, first_space, 1))
             else:
                 run = self.run_length(i)
                 ui = self.weight * urgency[i]
                 for n in range(1, run + 1):
                     split = SPLIT_PENALTY if n < run else 0
-                    self._packs(col[-n], i, n, ui + RUN_CARD * n + split, urgency, out)
+                    out = self._packs(col[-n], i, n, ui + RUN_CARD * n + split, urgency, out)
                     if first_space >= 0 and n < len(col) and space == "any":
-                        out.append(_entry(ui + SPACE_PENALTY + RUN_CARD * n, i, first_space, n))
+                        out = append(out, _entry(ui + SPACE_PENALTY + RUN_CARD * n, i,
+                                                 first_space, n))
         for j in range(ncols):
             if len(cols[j]):
                 on_top[cols[j][-1]] = 0
         if self.worry:
-            self._worry_moves(out, first_space)
+            out = self._worry_moves(out, first_space)
         if self.noise:
             rnd = self.rng.random
-            noise = self.noise
-            out = [e + (int(noise * rnd()) << MOVE_BITS) for e in out]
-        out.sort()
+            noise = float(self.noise)
+            for k in range(len(out)):
+                out[k] += int(noise * rnd()) << MOVE_BITS
+        _sort(out)
         return out
 
 
-    def _packs(self, card: int, i: int, n: int, score: int, urgency: list[int],
-               out: list[int]) -> None:
+    def _packs(self, card: i64, i: i64, n: i64, score: i64, urgency: vec[i64],
+               out: vec[i64]) -> vec[i64]:
         """Append the moves of the ``n`` cards of column ``i`` whose bottom is ``card`` onto
         each column whose top takes it (`_on_top`), scored ``score`` less the target's
         urgency: burying an urgent column comes last."""
         on_top = self._on_top
         next_top = self._next_top
         weight = self.weight
-        for h in self.hosts[card]:
-            j = on_top[h] - 1
+        hosts = self.hosts
+        base = card * HOST_STRIDE
+        for k in range(base + 1, base + 1 + hosts[base]):
+            j = on_top[hosts[k]] - 1
             while j >= 0:
                 if j != i:
-                    out.append(_entry(score - weight * urgency[j], i, j, n))
+                    out = append(out, _entry(score - weight * urgency[j], i, j, n))
                 j = next_top[j] - 1
+        return out
 
-    def _urgencies(self) -> list[int]:
+    def _urgencies(self) -> vec[i64]:
         """Each column's `_urgency`, recomputed only where stale."""
         urg = self._urg
         stale = self._stale
         while stale:
             b = stale & -stale
             stale ^= b
-            i = b.bit_length() - 1
+            i = int(b).bit_length() - 1
             urg[i] = self._urgency(self.cols[i])
         self._stale = 0
         return urg
 
-    def _worry_moves(self, out: list[int], first_space: int) -> None:
+    def _worry_moves(self, out: vec[i64], first_space: int) -> vec[i64]:
         """Foundation tops back onto a column top they pack onto, or into the first space
         (R2), after every other move: they only give a card a host."""
         cols = self.cols
@@ -571,13 +602,14 @@ class _Search:
             card = r * 4 + s
             for j in range(self.ncols):
                 cj = cols[j]
-                if cj:
+                if len(cj):
                     if self.pack_ok[card * 64 + cj[-1]]:
-                        out.append(_entry(WORRY_SCORE, -1 - s, j, 1))
+                        out = append(out, _entry(WORRY_SCORE, -1 - s, j, 1))
                 elif j == first_space and (space == "any" or (space == "kings" and r == 13)):
-                    out.append(_entry(WORRY_SCORE + SPACE_PENALTY, -1 - s, j, 1))
+                    out = append(out, _entry(WORRY_SCORE + SPACE_PENALTY, -1 - s, j, 1))
+        return out
 
-    def run_length(self, i: int) -> int:
+    def run_length(self, i: i64) -> i64:
         col = self.cols[i]
         limit = len(col) - self.hid[i]
         n = 1
@@ -585,16 +617,19 @@ class _Search:
             n += 1
         return n
 
-    def _urgency(self, col: bytes) -> int:
+    def _urgency(self, col: bytes) -> i64:
         """How soon this column hides a card the foundations want: small is urgent. The
         least, over its cards, of 4 per card its foundation takes first plus 1 per card on
         top of it (weights measured on deals: docs/solver.md, *Search*)."""
-        best = 99
-        depth = len(col)
+        best: i64 = 99
+        depth: i64 = len(col)
         fh = self.fh
-        for idx, c in enumerate(col):
+        plain = not self.bisley and not self.rank_found
+        for idx in range(depth):
+            c: i64 = col[idx]
             r = c >> 2
-            if not self.bisley and not self.rank_found:
+            d: i64
+            if plain:
                 d = r - fh[c & 3] - 1
             elif self.bisley:
                 s = c & 3
@@ -610,10 +645,10 @@ class _Search:
     # ---- the search ------------------------------------------------------------------------
     def start(self) -> tuple[Verdict, list[IMove], str] | None:
         """Set up the depth-first search; a verdict if the root already decides it."""
-        root: list[int] = []
+        self.trail = vec[i64]()
         if self.auto_on:
-            self.auto(root)
-        self.prefix = [unpack(r) for r in root]
+            self.auto()
+        self.prefix = [unpack(r) for r in self.trail]
         if self.won():
             return "solved", self.prefix, ""
         self.tt.add(self.key())
@@ -621,21 +656,18 @@ class _Search:
             return "unsolvable", [], "dead end (rules D1-D2) at the start"
         self.bytes_per_state = sys.getsizeof(self.key()) + ENTRY_OVERHEAD
         self.stack = [self.moves()]
-        self.pos = [0]
-        self.trail = []
-        self.marks = []
+        self.pos = vec[i64]([0])
+        self.trail = vec[i64]()
+        self.marks = vec[i64]()
         return None
 
-    def steps(self, limit: float) -> tuple[Verdict, list[IMove], str] | None:
+    def steps(self, limit: i64) -> tuple[Verdict, list[IMove], str] | None:
         """Go on with the depth-first search for ``limit`` more positions; a verdict, or None
         when paused. Raises `OutOfBudget`."""
         tt = self.tt
         clock = self.clock
         stack = self.stack
-        pos = self.pos
-        trail = self.trail
-        marks = self.marks
-        every = clock.every
+        every: i64 = clock.every
         dead_check = self.dead_check
         auto_on = self.auto_on
         cols = self.cols
@@ -643,18 +675,20 @@ class _Search:
         # single card moved between columns with no safe move after it changes one byte of
         # `below` (where that is the key and no card turns face up).
         quick = self.unique and not self.sequences
-        nodes = clock.nodes  # kept in a local, written back before `check` and on leaving
+        nodes: i64 = clock.nodes  # a local, written back before `check` and on leaving
         stop = nodes + limit
         while stack:
             level = stack[-1]
-            i = pos[-1]
+            top = len(self.pos) - 1
+            i = self.pos[top]
             if i == len(level):
                 stack.pop()
-                pos.pop()
-                if marks:
-                    self.take_back(trail, marks.pop())
+                self.pos, _ = pop(self.pos)
+                if len(self.marks):
+                    self.marks, mark = pop(self.marks)
+                    self.take_back(mark)
                 continue
-            pos[-1] = i + 1
+            self.pos[top] = i + 1
             m = level[i]
             src = (m >> 8 & 31) - 4
             dst = (m >> 4 & 15) - 2
@@ -663,23 +697,23 @@ class _Search:
             # foundation, so only the source's new top card can have become safe.
             if quick and src >= 0 and dst >= 0 and not (
                     auto_on and len(cols[src]) > 1
-                    and self.safe_home(cols[src][-2]) is not None):
+                    and self.safe_home(cols[src][-2]) != NOWHERE):
                 k = self.key_after(src, dst)
                 if k in tt:
                     continue
-            mark = len(trail)
-            trail.append(self.do(m))
+            mark = len(self.trail)
+            self.trail = append(self.trail, self.do(m))
             if not k:
                 if auto_on and (src < 0 or dst < 0 or (
-                        cols[src] and self.safe_home(cols[src][-1]) is not None)):
-                    self.auto(trail)
+                        len(cols[src]) and self.safe_home(cols[src][-1]) != NOWHERE)):
+                    self.auto()
                 # only a move home can win
-                if (dst < 0 or len(trail) > mark + 1) and self.won():
+                if (dst < 0 or len(self.trail) > mark + 1) and self.won():
                     clock.nodes = nodes
-                    return "solved", self.prefix + [unpack(r) for r in trail], ""
+                    return "solved", self.prefix + [unpack(r) for r in self.trail], ""
                 k = self.key()
                 if k in tt:
-                    self.take_back(trail, mark)
+                    self.take_back(mark)
                     continue
             tt.add(k)
             nodes += 1
@@ -687,11 +721,11 @@ class _Search:
                 clock.nodes = nodes
                 clock.check(len(tt) + clock.extra_states, self.bytes_per_state)
             if dead_check and self.dead():
-                self.take_back(trail, mark)
+                self.take_back(mark)
                 continue
-            marks.append(mark)
+            self.marks = append(self.marks, mark)
             stack.append(self.moves())
-            pos.append(0)
+            self.pos = append(self.pos, 0)
             if nodes >= stop:
                 clock.nodes = nodes
                 return None
@@ -746,6 +780,18 @@ def portfolio(main: _Search, state: PackerState,
         limit = int(limit * 1.5)
 
 
+def _sort(v: vec[i64]) -> None:
+    """Sort a short list of moves in place (compiled, an insertion sort of native ints
+    beats sorting boxed ones)."""
+    for k in range(1, len(v)):
+        x = v[k]
+        j = k - 1
+        while j >= 0 and v[j] > x:
+            v[j + 1] = v[j]
+            j -= 1
+        v[j + 1] = x
+
+
 def luby(i: int) -> int:
     """Term ``i`` (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...: restart
     lengths within a logarithmic factor of the best restart strategy for any run-time
@@ -774,7 +820,7 @@ MOVE_BITS: Final = 13
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 
 
-def _entry(score: int, src: int, dst: int, n: int) -> int:
+def _entry(score: i64, src: i64, dst: i64, n: i64) -> i64:
     """A move and its score packed in one int that sorts as (score, move) does."""
     return score << MOVE_BITS | (src + 4) << 8 | (dst + 2) << 4 | n
 
