@@ -149,8 +149,7 @@ class _Search:
                 self.below[col[idx]] = ((col[idx - 1] if idx else BOTTOM)
                                         + (FACE_DOWN if idx < self.hid[ci] else 0))
         # `moves`' scratch, all zero between calls: on_top[code] is 1 + the first column whose
-        # top card has that code, next_top[j] 1 + the next such column after column j (small
-        # ints: Python keeps one object of each, so filling these allocates nothing).
+        # top card has that code, next_top[j] 1 + the next such column after column j.
         self._on_top: vec[i64] = vec[i64]([0] * 60)
         self._next_top: vec[i64] = vec[i64]([0] * self.ncols)
         # col_of[code], at[code]: the column and height of each card (stale for a card at
