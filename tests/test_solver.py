@@ -109,6 +109,29 @@ def test_budget_gives_unknown() -> None:
     assert tiny.verdict == "unknown" and "memory" in tiny.reason
 
 
+def test_entry_bytes_bounds_a_table_of_keys() -> None:
+    """The memory check counts `entry_bytes` a position: a set of 60-byte keys, as the packer
+    search keeps them, holds no more than that, measured by tracemalloc at its largest
+    (which is while the set resizes): between two resizes, and just after one (a set of
+    2**18 slots grows at 157,286 keys)."""
+    import tracemalloc
+
+    from thirteen.solver.common import entry_bytes
+
+    rng = random.Random(5)
+    for n in (100_000, 157_300):
+        keys = [bytearray(rng.randbytes(60)) for _ in range(n)]
+        per_key = entry_bytes(bytes(keys[0]))
+        tracemalloc.start()
+        table = set()
+        for k in keys:
+            table.add(bytes(k))  # a fresh object per key, as the search makes them
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert len(table) == n
+        assert peak <= n * per_key, (n, peak / n, per_key)
+
+
 # ---- hand-made positions with known answers --------------------------------------------------
 
 

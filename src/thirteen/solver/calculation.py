@@ -14,7 +14,6 @@ and which cards are still unseen (as a multiset). It never reads the stock order
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Generator
 
 from ..calculation import CalcState
@@ -22,12 +21,12 @@ from ..moves import Move, Place
 from ..variants import Variant
 from .common import (
     DEFAULT_BUDGET,
-    ENTRY_OVERHEAD,
     Budget,
     Clock,
     OutOfBudget,
     Result,
     checked_result,
+    entry_bytes,
 )
 
 STOCK = -1  # internal move source: the turned stock card
@@ -404,7 +403,7 @@ class _CalcSearch:
         self.start_lost = forced is None or calc.dead()
         self.tt: set[bytes] = {calc.key()}
         self.stack = [_Frame(calc.moves(), calc.snapshot(), forced or [])]
-        self.bytes_per_state = sys.getsizeof(calc.key()) + ENTRY_OVERHEAD
+        self.bytes_per_state = entry_bytes(calc.key())
 
     def line(self) -> list[IMove]:
         return [m for frame in self.stack for m in frame.played]

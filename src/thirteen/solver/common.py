@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,8 +18,13 @@ if TYPE_CHECKING:
 
 Verdict = Literal["solved", "unsolvable", "unknown"]
 
-#: Rough bytes one transposition-table entry costs beyond its key (set slot, object header).
-ENTRY_OVERHEAD = 80
+
+
+def entry_bytes(key: object) -> int:
+    """The most memory one key of a transposition table (a `set`) holds: the key object in
+    pymalloc's 16-byte blocks, and its share of the set's slots while the set resizes (the
+    old array, 60% full, and the new one twice its size: 3 x 16 bytes / 0.6 = 80)."""
+    return -(-sys.getsizeof(key) // 16) * 16 + 80
 
 
 @dataclass(frozen=True)

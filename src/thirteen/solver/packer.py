@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 from collections.abc import Callable, Hashable, Iterator
 from typing import Final
 
@@ -26,13 +25,13 @@ from mypy_extensions import i64, u8
 from ..moves import Move, Place
 from ..packer import PackerState
 from .common import (
-    ENTRY_OVERHEAD,
     Budget,
     Clock,
     OutOfBudget,
     Result,
     Verdict,
     checked_result,
+    entry_bytes,
 )
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
@@ -653,7 +652,7 @@ class _Search:
         self.tt.add(self.key())
         if self.dead_check and self.dead():
             return "unsolvable", [], "dead end (rules D1-D2) at the start"
-        self.bytes_per_state = sys.getsizeof(self.key()) + ENTRY_OVERHEAD
+        self.bytes_per_state = entry_bytes(self.key())
         self.stack = [self.moves()]
         self.pos = vec[i64]([0])
         self.trail = vec[i64]()
