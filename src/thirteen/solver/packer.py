@@ -179,9 +179,9 @@ class _Search:
         self.pos = vec[i64]()
         self.trail = vec[i64]()
         self.marks = vec[i64]()
-        # hosts[code * HOST_STRIDE]: how many codes a card may be packed onto, then the
-        # codes; pack_ok[card * 64 + target]: 1 if
-        # card packs onto target (the same as a table). Made once per rule set: probes are many.
+        # hosts[code * HOST_STRIDE]: how many codes a card may be packed onto, then the codes;
+        # pack_ok[card * 64 + target]: 1 if card packs onto target (the same as a table).
+        # Made once per rule set: probes are many.
         self.hosts, self.pack_ok = _packing(v.build, enc)
         # worry_back (suit foundations only, see `search_packer`): cards come back, so the
         # proofs of S1-S4 and D1-D2 fail; the exhaustive search plays no move home by itself
