@@ -168,6 +168,9 @@ its letter or its word:
   h help   q quit
   hint     the next move of a winning line (or word that none remains)
   solve    play a winning line from here to the end (undo takes it back move by move)"""
+# Plain play's command words, each read as its letter.
+COMMAND_LETTERS = {"undo": "u", "redo": "r", "moves": "m", "auto": "a", "restart": "n",
+                   "help": "h", "?": "h", "quit": "q"}
 PLAY_SOLVER_SECONDS = 10.0  # the solver's budget for `hint` and `solve` in a piped game
 
 
@@ -214,7 +217,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"{_title(game)}. h for help.")
     commands: dict[str, Callable[[], object]] = {
         "u": game.undo, "r": game.redo, "n": game.restart, "a": game.auto_moves,
-        "undo": game.undo, "redo": game.redo, "restart": game.restart, "auto": game.auto_moves,
     }
     show = True
     while True:
@@ -230,9 +232,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             print()
             return 0
         word = line.strip()
-        if word in ("q", "quit"):
+        word = COMMAND_LETTERS.get(word, word)
+        if word == "q":
             return 0
-        if word in ("h", "help", "?"):
+        if word == "h":
             print(HELP)
             show = False
         elif word == "hint":
@@ -240,7 +243,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             show = False
         elif word == "solve":
             show = _solve_for_me(game)
-        elif word in ("m", "moves"):
+        elif word == "m":
             print(" ".join(map(str, game.legal_moves())) or "(none)")
             show = False
         elif word in commands:
