@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 Verdict = Literal["solved", "unsolvable", "unknown"]
 
 
-
 def entry_bytes(key: object) -> int:
     """The most memory one key of a transposition table (a `set`) holds: the key object in
     pymalloc's 16-byte blocks, and its share of the set's slots while the set resizes (the

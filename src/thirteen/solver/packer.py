@@ -377,9 +377,9 @@ class _Search:
         if self.unique:
             return bytes(self.below)
         if self.sequences:
-            return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, list(self.cols),
+            return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
                                                                   strict=True)))
-        return b"\0".join(sorted(list(self.cols)))
+        return b"\0".join(sorted(self.cols))
 
     def key_after(self, src: i64, dst: i64) -> bytes:
         """The `key` after the top card of column ``src`` moves onto column ``dst``, where the
@@ -557,7 +557,6 @@ class _Search:
         _sort(out)
         return out
 
-
     def _packs(self, card: i64, i: i64, n: i64, score: i64, urgency: vec[i64],
                out: vec[i64]) -> vec[i64]:
         """Append the moves of the ``n`` cards of column ``i`` whose bottom is ``card`` onto
@@ -729,7 +728,6 @@ class _Search:
                 return None
         clock.nodes = nodes
         return "unsolvable", [], "search space exhausted"
-
 
 
 def portfolio(main: _Search, state: PackerState,
