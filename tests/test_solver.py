@@ -109,27 +109,31 @@ def test_budget_gives_unknown() -> None:
     assert tiny.verdict == "unknown" and "memory" in tiny.reason
 
 
-def test_entry_bytes_bounds_a_table_of_keys() -> None:
-    """The memory check counts `entry_bytes` a position: a set of 60-byte keys, as the packer
-    search keeps them, holds no more than that, measured by tracemalloc at its largest
-    (which is while the set resizes): between two resizes, and just after one (a set of
-    2**18 slots grows at 157,286 keys)."""
+def test_table_bytes_bounds_a_growing_table() -> None:
+    """The memory check, made every 512 positions, counts `table_bytes` for the table until
+    the next check: a set of 30-byte keys, as the packer search keeps them, filled 512 keys
+    at a time through several resizes (past 50,000 keys as well), never holds more than
+    that, measured by tracemalloc at its largest in each stretch."""
     import tracemalloc
 
-    from thirteen.solver.common import entry_bytes
+    from thirteen.solver.common import key_bytes, table_bytes
 
     rng = random.Random(5)
-    for n in (100_000, 157_300):
-        keys = [bytearray(rng.randbytes(60)) for _ in range(n)]
-        per_key = entry_bytes(bytes(keys[0]))
-        tracemalloc.start()
-        table = set()
-        for k in keys:
-            table.add(bytes(k))  # a fresh object per key, as the search makes them
-        peak = tracemalloc.get_traced_memory()[1]
+    keys = [bytearray(rng.randbytes(30)) for _ in range(120_000)]
+    size = key_bytes(bytes(keys[0]))
+    table: set[bytes] = set()
+    tracemalloc.start()
+    try:
+        for start in range(0, len(keys), 512):
+            bound = table_bytes(table, size, 512)
+            tracemalloc.reset_peak()
+            for i in range(start, min(start + 512, len(keys))):
+                table.add(bytes(keys[i]))  # a fresh object per key, as the search makes them
+            peak = tracemalloc.get_traced_memory()[1]
+            assert peak <= bound, (len(table), peak, bound)
+    finally:
         tracemalloc.stop()
-        assert len(table) == n
-        assert peak <= n * per_key, (n, peak / n, per_key)
+    assert len(table) == len(keys)
 
 
 # ---- hand-made positions with known answers --------------------------------------------------
@@ -640,10 +644,10 @@ PACKERS = [name for name in GAMES if isinstance(new_state(get_variant(name), 1),
        st.integers(1, 80))
 def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, number: int,
                                                    seed: int, steps: int) -> None:
-    """The search keeps its key (`below`) and the card places of its dead-end check up to date
+    """The search keeps its key (`where`) and the card places of its dead-end check up to date
     through `do` and `undo` instead of recomputing them: after random moves, and after taking
-    them all back, they equal those of a search started afresh on the engine's position, and
-    the key does not depend on the order of the columns."""
+    them all back, they equal those of a search started afresh on the engine's position; the
+    key does not depend on the order of the columns, and no two positions met share a key."""
     from thirteen.solver.packer import _Search, to_engine_moves, unpack
 
     variant = get_variant(game)
@@ -658,6 +662,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
     root = search.key()
     rng = random.Random(seed)
     played = []
+    seen: dict[bytes, object] = {}
     for _ in range(steps):
         moves = search.moves()
         if not moves:
@@ -674,6 +679,8 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
         state = state.apply(move)
         fresh = _Search(state, budget)
         assert search.cols == fresh.cols
+        columns = sorted(zip(search.hid, search.cols, strict=True))
+        assert seen.setdefault(search.key(), columns) == columns
         assert search.key() == fresh.key()
         assert search._urgencies() == fresh._urgencies()  # kept stale bits, not recomputed
         if search.dead_check:  # the only reader of the places (suit foundations, unique codes)

@@ -26,7 +26,8 @@ from .common import (
     OutOfBudget,
     Result,
     checked_result,
-    entry_bytes,
+    key_bytes,
+    table_bytes,
 )
 
 STOCK = -1  # internal move source: the turned stock card
@@ -403,7 +404,8 @@ class _CalcSearch:
         self.start_lost = forced is None or calc.dead()
         self.tt: set[bytes] = {calc.key()}
         self.stack = [_Frame(calc.moves(), calc.snapshot(), forced or [])]
-        self.bytes_per_state = entry_bytes(calc.key())
+        # The longest key: every card of the stock in the waste piles.
+        self.key_size = key_bytes(bytes(len(calc.key()) + len(calc.stock) - calc.pos))
 
     def line(self) -> list[IMove]:
         return [m for frame in self.stack for m in frame.played]
@@ -451,7 +453,7 @@ class _CalcSearch:
             tt.add(k)
             clock.nodes += 1
             if clock.nodes % clock.every == 0:
-                clock.check(len(tt) + clock.extra_states, self.bytes_per_state)
+                clock.check(table_bytes(tt, self.key_size, clock.every))
             if calc.dead():
                 continue
             stack.append(_Frame(calc.moves(), calc.snapshot(), [m, *forced]))
@@ -475,12 +477,10 @@ class _Rollouts:
     keeps the line that took most cards home so far, playing its next move. Any follow-up that
     wins is a solution. Each position played counts as a node."""
 
-    def __init__(self, state: CalcState, clock: Clock, bytes_per_state: int) -> None:
+    def __init__(self, state: CalcState, clock: Clock) -> None:
         self.calc = _Calc(state)
         self.clock = clock
         self.path: list[IMove] = []
-        self.bytes_per_state = bytes_per_state  # of the exhaustive search's table, which
-        # the rollouts hold no entry of but whose memory counts while they run
 
     def play(self, m: IMove) -> None:
         self.calc.play(m)
@@ -495,7 +495,7 @@ class _Rollouts:
         check = (clock.nodes // clock.every + 1) * clock.every
         while check <= end:
             clock.nodes = check
-            clock.check(clock.extra_states, self.bytes_per_state)
+            clock.check(0)  # they hold no table; the exhaustive search's is `extra_bytes`
             check += clock.every
         clock.nodes = end
 
@@ -561,7 +561,7 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
     nodes of each slice."""
     clock = Clock(budget)
     main = _CalcSearch(state, clock)
-    rollouts = _Rollouts(state, clock, main.bytes_per_state).run(ROLLOUT_LEVELS)
+    rollouts = _Rollouts(state, clock).run(ROLLOUT_LEVELS)
     limit = 1000
     line: list[IMove] | None = None
     try:
@@ -576,11 +576,11 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
                 line = main.line()
                 break
             stop = clock.nodes + ROLLOUT_SHARE * limit
-            clock.extra_states = len(main.tt)
+            clock.extra_bytes = table_bytes(main.tt, main.key_size, 0)
             try:
                 line = _roll_until(rollouts, clock, stop)
             finally:
-                clock.extra_states = 0
+                clock.extra_bytes = 0
             if line is not None:
                 break
             limit = int(limit * 1.5)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..moves import Move
 
@@ -19,11 +19,32 @@ if TYPE_CHECKING:
 Verdict = Literal["solved", "unsolvable", "unknown"]
 
 
-def entry_bytes(key: object) -> int:
-    """The most memory one key of a transposition table (a `set`) holds: the key object in
-    pymalloc's 16-byte blocks, and its share of the set's slots while the set resizes (the
-    old array, 60% full, and the new one twice its size: 3 x 16 bytes / 0.6 = 80)."""
-    return -(-sys.getsizeof(key) // 16) * 16 + 80
+def key_bytes(key: object) -> int:
+    """The memory one key object holds: its size in pymalloc's 16-byte blocks."""
+    return -(-sys.getsizeof(key) // 16) * 16
+
+
+_EMPTY_SET: Final = sys.getsizeof(set())
+
+
+def table_bytes(table: set[Any], key_size: int, adds: int) -> int:
+    """The most memory a transposition table (a `set` of keys of at most ``key_size`` bytes,
+    `key_bytes`) holds until ``adds`` more keys go in: its keys, and its array of slots (16
+    bytes each, read exactly from `sys.getsizeof`) as CPython grows it: when 60% of the
+    slots are taken, to the first power of two above four times the keys (twice, past
+    50,000 keys), the old array living beside the new one while the keys move over.
+    Counted this way rather than at the worst share per key (80 bytes), a table may hold
+    about a third more keys in the same budget."""
+    size = sys.getsizeof(table)
+    slots = (size - _EMPTY_SET) // 16 or 8  # a small set's 8 slots are inside the object
+    arrays = size - _EMPTY_SET
+    keys = len(table) + adds
+    while keys * 5 >= (slots - 1) * 3:  # as CPython: it grows once fill * 5 >= mask * 3
+        fill = -(-(slots - 1) * 3 // 5)
+        grown = 1 << (fill * (2 if fill > 50_000 else 4)).bit_length()
+        arrays = (slots + grown) * 16
+        slots = grown
+    return _EMPTY_SET + arrays + keys * key_size
 
 
 @dataclass(frozen=True)
@@ -92,7 +113,7 @@ class OutOfBudget(Exception):
 class Clock:
     """Counts nodes and checks time and memory every ``every`` nodes."""
 
-    __slots__ = ("budget", "start", "nodes", "deadline", "max_bytes", "every", "extra_states")
+    __slots__ = ("budget", "start", "nodes", "deadline", "max_bytes", "every", "extra_bytes")
 
     def __init__(self, budget: Budget, every: int = 512) -> None:
         self.budget = budget
@@ -102,19 +123,20 @@ class Clock:
                          if budget.max_seconds is not None else float("inf"))
         self.max_bytes = budget.max_mb * 1024 * 1024 if budget.max_mb is not None else None
         self.every = every
-        self.extra_states = 0  # states held by another search sharing this clock
+        self.extra_bytes = 0  # memory held by another search sharing this clock
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
-    def check(self, states: int, bytes_per_state: float) -> None:
-        """Raise `OutOfBudget` if any limit is spent (called every ``every`` nodes)."""
+    def check(self, held: int) -> None:
+        """Raise `OutOfBudget` if any limit is spent (called every ``every`` nodes, with the
+        most memory the search's tables hold until the next call, `table_bytes`)."""
         b = self.budget
         if b.max_nodes is not None and self.nodes >= b.max_nodes:
             raise OutOfBudget(f"node budget of {b.max_nodes} spent")
         if time.perf_counter() >= self.deadline:
             raise OutOfBudget(f"time budget of {b.max_seconds} s spent")
-        if self.max_bytes is not None and states * bytes_per_state >= self.max_bytes:
+        if self.max_bytes is not None and held + self.extra_bytes >= self.max_bytes:
             raise OutOfBudget(f"memory budget of {b.max_mb} MB spent")
 
 

@@ -1,9 +1,9 @@
 """Search for the Baker's Dozen family (packers), on a compact internal representation.
 
 A column is a ``bytes`` object of card codes (``rank * 4 + suit``, bottom card first); the
-canonical key of a position is what each card lies on (or, where codes are shared, its columns
-sorted and joined); the foundations follow from which cards are left: a suit's home cards are
-A..n, even when cards come back (`_Search.key`). The
+canonical key of a position says, four bits a card, where each card lies (or, where codes
+are shared, it is the columns sorted and joined); the foundations follow from which cards
+are left: a suit's home cards are A..n, even when cards come back (`_Search.key`). The
 search is a depth-first search with a transposition table of keys, provably safe moves to
 the foundations played automatically, dominance cuts between moves and a dead-end proof
 (`_Search.dead`); every rule is argued in docs/solver.md. It runs in slices interleaved with
@@ -31,16 +31,16 @@ from .common import (
     Result,
     Verdict,
     checked_result,
-    entry_bytes,
+    key_bytes,
+    table_bytes,
 )
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
 KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's suit
 NOWHERE: Final = 0  # `_Search.home_target`: the card may not go home now
-BOTTOM: Final = 60  # `_Search.below`: the card lies at the bottom of its column
-HOME: Final = 61  # `_Search.below`: the card is home (codes go up to 55)
-FACE_DOWN: Final = 64  # `_Search.below`: added while the card is face down
+BOTTOM: Final = 60  # `_Search._put`: the card lies at the bottom of its column
+HOME: Final = 61  # `_Search._put`: the card is home (codes go up to 55)
 ONE_CARD: Final = [bytes([c]) for c in range(64)]  # each code as a one-card bytes, made once
 
 
@@ -51,12 +51,13 @@ IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, 
 # source's old face-down count and, for a move home, the card (`_Search.do`).
 
 
-_PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[vec[i64], bytes]] = {}
+_PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[vec[i64], bytes, bytes]] = {}
 HOST_STRIDE: Final = 5  # `_packing`'s hosts: per code, how many hosts, then up to four
 
 
-def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], bytes]:
-    """`_Search.hosts` and `_Search.pack_ok` for a way of building and of coding cards."""
+def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], bytes, bytes]:
+    """`_Search.hosts`, `_Search.pack_ok` and `_Search.place` for a way of building and of
+    coding cards."""
     known = _PACKING.get((build, enc))
     if known is not None:
         return known
@@ -80,7 +81,14 @@ def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], byte
         flat[card * HOST_STRIDE] = len(hosts[card])
         for k, h in enumerate(hosts[card]):
             flat[card * HOST_STRIDE + 1 + k] = h
-    known = _PACKING[build, enc] = (flat, bytes(table))
+    place = bytearray(64 * 64)
+    for card in range(64):
+        place[card * 64 + HOME] = 5
+        place[card * 64 + BOTTOM] = 6
+    for card in range(60):
+        for k, h in enumerate(hosts[card]):
+            place[card * 64 + h] = 1 + k
+    known = _PACKING[build, enc] = (flat, bytes(table), bytes(place))
     return known
 
 
@@ -139,14 +147,23 @@ class _Search:
                 for c in pile:
                     self.home[c.rank] += 1
         self.tt: set[bytes] = set()
-        self.unique = enc is _code  # every card its own code: `key` may use `below`
-        # below[code]: the card that card lies on, BOTTOM at a column's bottom, HOME (or not
-        # in the deck) otherwise; plus FACE_DOWN while the card is face down.
-        self.below: vec[u8] = vec[u8]([HOME] * 60)
+        self.unique = enc is _code  # every card its own code: `key` may use `where`
+        # hosts[code * HOST_STRIDE]: how many codes a card may be packed onto, then the codes;
+        # pack_ok[card * 64 + target]: 1 if card packs onto target (the same as a table);
+        # place[card * 64 + under]: `where`'s value for card lying on under. Made once per
+        # rule set: probes are many.
+        self.hosts, self.pack_ok, self.place = _packing(v.build, enc)
+        # where: four bits a card code (two codes a byte) saying where it lies: 1-4 on the
+        # first to fourth of its hosts, 5 home (or not in the deck), 6 at the bottom of a
+        # column, 0 on any other card, which can only be the card it lay on at the start
+        # (cards move only onto hosts, into spaces or home); plus 8 while face down. So
+        # the position can be read back from it (docs/solver.md, *Key*), in 30 bytes.
+        self.where: vec[u8] = vec[u8]([0x55] * 30)
         for ci, col in enumerate(self.cols):
             for idx in range(len(col)):
-                self.below[col[idx]] = ((col[idx - 1] if idx else BOTTOM)
-                                        + (FACE_DOWN if idx < self.hid[ci] else 0))
+                self._put(col[idx], col[idx - 1] if idx else BOTTOM)
+                if idx < self.hid[ci]:
+                    self._flip(col[idx])
         # `moves`' scratch, all zero between calls: on_top[code] is 1 + the first column whose
         # top card has that code, next_top[j] 1 + the next such column after column j.
         self._on_top: vec[i64] = vec[i64]([0] * 60)
@@ -172,17 +189,13 @@ class _Search:
         self._all: i64 = (1 << self.ncols) - 1
         self._stale: i64 = self._all
         self.prefix: list[IMove] = []
-        self.bytes_per_state = 200
+        self.key_size = 0  # `key_bytes` of the largest key (`start`)
         # The depth-first search: each level's moves (`_entry` ints, best first) and the index
         # of the next to try; the trail of records (`do`) and where each level's starts.
         self.stack: list[vec[i64]] = []
         self.pos = vec[i64]()
         self.trail = vec[i64]()
         self.marks = vec[i64]()
-        # hosts[code * HOST_STRIDE]: how many codes a card may be packed onto, then the codes;
-        # pack_ok[card * 64 + target]: 1 if card packs onto target (the same as a table).
-        # Made once per rule set: probes are many.
-        self.hosts, self.pack_ok = _packing(v.build, enc)
         # worry_back (suit foundations only, see `search_packer`): cards come back, so the
         # proofs of S1-S4 and D1-D2 fail; the exhaustive search plays no move home by itself
         # and proves no dead end. A probe may only find a solution, so it keeps both rules
@@ -247,11 +260,10 @@ class _Search:
         rec = m & MOVE_MASK
         self._stale |= self._all if src < 0 or dst < 0 else 1 << src | 1 << dst
         cols = self.cols
-        below = self.below
         if src < 0:  # worry-back: the foundation's top card onto column dst
             s = -1 - src
             card = self.fh[s] * 4 + s
-            below[card] = cols[dst][-1] if len(cols[dst]) else BOTTOM
+            self._put(card, cols[dst][-1] if len(cols[dst]) else BOTTOM)
             self._place(ONE_CARD[card], dst)
             cols[dst] = cols[dst] + ONE_CARD[card]
             self.fh[s] -= 1
@@ -263,13 +275,13 @@ class _Search:
         if old_hid and old_hid > len(col) - n - 1:
             self.hid[src] = max(len(col) - n - 1, 0)
             for k in range(self.hid[src], old_hid):  # turned face up
-                below[col[k]] -= FACE_DOWN
+                self._flip(col[k])
         if dst >= 0:
-            below[moved[0]] = cols[dst][-1] if len(cols[dst]) else BOTTOM
+            self._put(moved[0], cols[dst][-1] if len(cols[dst]) else BOTTOM)
             self._place(moved, dst)
             cols[dst] = cols[dst] + moved
         else:
-            below[moved[0]] = HOME
+            self._put(moved[0], HOME)
             c = moved[0]
             self.trapped &= ~(1 << c)
             if self.bisley:
@@ -293,7 +305,7 @@ class _Search:
         self._stale |= self._all if src < 0 or dst < 0 else 1 << src | 1 << dst
         cols = self.cols
         if src < 0:
-            self.below[cols[dst][-1]] = HOME
+            self._put(cols[dst][-1], HOME)
             cols[dst] = cols[dst][:-1]
             self.fh[-1 - src] += 1
             return
@@ -314,12 +326,25 @@ class _Search:
             else:
                 self.fh[c & 3] -= 1
         old = cols[src]
-        self.below[moved[0]] = old[-1] if len(old) else BOTTOM
+        self._put(moved[0], old[-1] if len(old) else BOTTOM)
         self._place(moved, src)
         cols[src] = old + moved
         for k in range(self.hid[src], old_hid):  # face down again
-            self.below[old[k]] += FACE_DOWN
+            self._flip(old[k])
         self.hid[src] = old_hid
+
+    def _put(self, card: i64, under: i64) -> None:
+        """Note in `where` that ``card`` (face up) lies on ``under`` (a code, BOTTOM or HOME)."""
+        i = card >> 1
+        shift = (card & 1) * 4
+        w = i64(self.where[i])
+        self.where[i] = u8(w & 0xF0 >> shift | self.place[card * 64 + under] << shift)
+
+    def _flip(self, card: i64) -> None:
+        """Turn ``card`` over in `where` (face up <-> face down)."""
+        i = card >> 1
+        w = i64(self.where[i])
+        self.where[i] = u8(w ^ 8 << (card & 1) * 4)
 
     def _place(self, cards: bytes, ci: i64) -> None:
         """Note in `col_of`, `at`, `lowest` and `trapped` that ``cards`` go on top of column
@@ -371,11 +396,11 @@ class _Search:
     # ---- keys, dead ends, move lists -------------------------------------------------------
     def key(self) -> bytes:
         """The position up to the order of the columns. Where every card has its own code
-        (suits kept), that is what each card lies on and whether it is face down (`below`),
+        (suits kept), that is where each card lies and whether it is face down (`where`),
         kept up to date by `do` and `undo`: no sorting. Otherwise the columns sorted (with
         their face-down counts)."""
         if self.unique:
-            return bytes(self.below)
+            return bytes(self.where)
         if self.sequences:
             return b"\0".join(sorted(bytes([h]) + c for h, c in zip(self.hid, self.cols,
                                                                   strict=True)))
@@ -383,13 +408,14 @@ class _Search:
 
     def key_after(self, src: i64, dst: i64) -> bytes:
         """The `key` after the top card of column ``src`` moves onto column ``dst``, where the
-        key is `below` and nothing else changes (no card turns face up, nothing goes home)."""
-        below = self.below
-        c = self.cols[src][-1]
-        was = below[c]
-        below[c] = self.cols[dst][-1] if len(self.cols[dst]) else BOTTOM
-        k = bytes(below)
-        below[c] = was
+        key is `where` and nothing else changes (no card turns face up, nothing goes home)."""
+        c: i64 = self.cols[src][-1]
+        where = self.where
+        i = c >> 1
+        was = where[i]
+        self._put(c, self.cols[dst][-1] if len(self.cols[dst]) else BOTTOM)
+        k = bytes(where)
+        where[i] = was
         return k
 
     def exact(self) -> tuple[bytes, ...]:
@@ -651,7 +677,7 @@ class _Search:
         self.tt.add(self.key())
         if self.dead_check and self.dead():
             return "unsolvable", [], "dead end (rules D1-D2) at the start"
-        self.bytes_per_state = entry_bytes(self.key())
+        self.key_size = key_bytes(self.key())  # keys of sorted columns only shrink
         self.stack = [self.moves()]
         self.pos = vec[i64]([0])
         self.trail = vec[i64]()
@@ -670,7 +696,7 @@ class _Search:
         cols = self.cols
         # Keys read before playing: most moves tried lead to a position seen before, and a
         # single card moved between columns with no safe move after it changes one byte of
-        # `below` (where that is the key and no card turns face up).
+        # `where` (where that is the key and no card turns face up).
         quick = self.unique and not self.sequences
         nodes: i64 = clock.nodes  # a local, written back before `check` and on leaving
         stop = nodes + limit
@@ -716,7 +742,7 @@ class _Search:
             nodes += 1
             if nodes % every == 0:
                 clock.nodes = nodes
-                clock.check(len(tt) + clock.extra_states, self.bytes_per_state)
+                clock.check(table_bytes(tt, self.key_size, every))
             if dead_check and self.dead():
                 self.take_back(mark)
                 continue
@@ -764,13 +790,13 @@ def portfolio(main: _Search, state: PackerState,
             if seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER:
                 probe.weight = 0
             probe.rng = random.Random(seed)
-            clock.extra_states = len(main.tt)
+            clock.extra_bytes = table_bytes(main.tt, main.key_size, 0)
             try:
                 pv = probe.start()
                 if pv is None:
                     pv = probe.steps(size)
             finally:
-                clock.extra_states = 0
+                clock.extra_bytes = 0
             if pv is not None and pv[0] == "solved":
                 return pv
         limit = int(limit * 1.5)
@@ -952,7 +978,7 @@ def engine_search(state: PackerState, budget: Budget) -> Result:
             seen.add(k)
             clock.nodes += 1
             if clock.nodes % 64 == 0:
-                clock.check(len(seen), 2000)
+                clock.check(len(seen) * 2000)
             path.append(m)
             stack.append((nxt, iter(nxt.legal_moves())))
     except OutOfBudget as e:
