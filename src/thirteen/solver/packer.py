@@ -767,7 +767,10 @@ def portfolio(main: _Search, state: PackerState,
     of the Luby sequence long (many short tries, a few long ones). Slices grow by half each
     round. After `UNGUIDED_AFTER` positions every second probe ignores urgency (its order is
     the noise, moves home still first): the deals that outlast the guided probes mostly need
-    a line the guided order ranks low, and noise around that order rarely reaches it.
+    a line the guided order ranks low, and noise around that order rarely reaches it. After
+    `LATE_AFTER` positions every probe is unguided and the probes get `LATE_PROBES` times the
+    slice: the Good Measure deals that take millions of positions are solved by short
+    unguided probes, while only lost deals still need the exhaustive search (docs/solver.md).
     """
     clock = main.clock
     verdict = main.start()
@@ -780,14 +783,16 @@ def portfolio(main: _Search, state: PackerState,
         if verdict is not None:
             return verdict
         spent = 0
-        while spent < limit:
+        late = clock.nodes >= LATE_AFTER
+        share = limit * LATE_PROBES if late else limit
+        while spent < share:
             seed += 1
-            size = min(limit - spent, PROBE_UNIT * luby(seed))
+            size = min(share - spent, PROBE_UNIT * luby(seed))
             spent += size
             probe = _Search(state, budget, probe=True)
             probe.clock = clock
             probe.noise = PROBE_NOISE
-            if seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER:
+            if late or (seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER):
                 probe.weight = 0
             probe.rng = random.Random(seed)
             clock.extra_bytes = table_bytes(main.tt, main.key_size, 0)
@@ -834,6 +839,8 @@ SPLIT_PENALTY: Final = 400  # Castles: splitting a run that sits on its natural 
 SPACE_PENALTY: Final = 100  # moves into a space come after moves onto a card
 PROBE_NOISE: Final = 600
 UNGUIDED_AFTER: Final = 20_000  # positions; from then on every second probe is unguided
+LATE_AFTER: Final = 1_000_000  # positions; from then on every probe is unguided, and
+LATE_PROBES: Final = 3  # the probes get this many times each slice
 PROBE_UNIT: Final = 100  # positions: the probes' restart lengths are this times Luby's sequence
 WORRY_SCORE: Final = 4000  # worry-back moves come last
 
