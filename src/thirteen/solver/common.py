@@ -32,9 +32,7 @@ def table_bytes(table: set[Any], key_size: int, adds: int) -> int:
     `key_bytes`) holds until ``adds`` more keys go in: its keys, and its array of slots (16
     bytes each, read exactly from `sys.getsizeof`) as CPython grows it: when 60% of the
     slots are taken, to the first power of two above four times the keys (twice, past
-    50,000 keys), the old array living beside the new one while the keys move over.
-    Counted this way rather than at the worst share per key (80 bytes), a table may hold
-    about a third more keys in the same budget."""
+    50,000 keys), the old array living beside the new one while the keys move over."""
     size = sys.getsizeof(table)
     slots = (size - _EMPTY_SET) // 16 or 8  # a small set's 8 slots are inside the object
     arrays = size - _EMPTY_SET
