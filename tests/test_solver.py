@@ -639,6 +639,56 @@ def test_probe_solutions_replay_to_a_win(game: str) -> None:
 PACKERS = [name for name in GAMES if isinstance(new_state(get_variant(name), 1), PackerState)]
 
 
+@pytest.mark.parametrize("game", PACKERS)
+def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
+    """A beam (`beam`) finds real wins: its lines, moves home included, replay through the
+    engine; and it stops at the number of positions it is given."""
+    from thirteen.solver.common import Clock, checked_result
+    from thirteen.solver.packer import beam, to_engine_moves
+
+    variant = get_variant(game)
+    wins = 0
+    for number in (4, 5, 7):
+        state = new_state(variant, number)
+        assert isinstance(state, PackerState)
+        clock = Clock(Budget())
+        found = beam(state, Budget(), clock, 100, number, 60_000)
+        if found is not None:
+            assert found[0] == "solved"
+            moves = to_engine_moves(state, found[1])
+            assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
+            wins += 1
+            break
+        assert clock.nodes < 60_000 + clock.every
+    assert wins > 0
+    clock = Clock(Budget())
+    assert beam(new_state(variant, 2), Budget(), clock, 1000, 1, 600) is None
+    assert 600 <= clock.nodes < 600 + clock.every
+
+
+def assert_same_position(search: object, fresh: object) -> None:
+    """Two `_Search`es hold the same position, with the same kept values."""
+    from thirteen.solver.packer import _Search
+
+    assert isinstance(search, _Search) and isinstance(fresh, _Search)
+    assert search.cols == fresh.cols
+    assert search.hid == fresh.hid
+    if search.bisley:  # the foundations each kind of game keeps
+        assert (search.fa, search.fk) == (fresh.fa, fresh.fk)
+    elif search.rank_found:
+        assert search.home == fresh.home
+    else:
+        assert search.fh == fresh.fh
+    assert search.key() == fresh.key()
+    assert search._urgencies() == fresh._urgencies()  # kept stale bits, not recomputed
+    if search.dead_check:  # the only reader of the places (suit foundations, unique codes)
+        assert search.trapped == fresh.trapped
+        for col in search.cols:
+            for c in col:
+                assert ((search.col_of[c], search.at[c], search.lowest[c])
+                        == (fresh.col_of[c], fresh.at[c], fresh.lowest[c]))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PACKERS), st.booleans(), st.integers(1, 32000), st.integers(0, 2**32),
        st.integers(1, 80))
@@ -646,8 +696,9 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
                                                    seed: int, steps: int) -> None:
     """The search keeps its key (`where`) and the card places of its dead-end check up to date
     through `do` and `undo` instead of recomputing them: after random moves, and after taking
-    them all back, they equal those of a search started afresh on the engine's position; the
-    key does not depend on the order of the columns, and no two positions met share a key."""
+    them all back, they equal those of a search started afresh on the engine's position, and
+    so do those of a search set to the position by `load`; the key does not depend on the
+    order of the columns, and no two positions met share a key."""
     from thirteen.solver.packer import _Search, to_engine_moves, unpack
 
     variant = get_variant(game)
@@ -659,6 +710,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
     assert isinstance(state, PackerState)
     budget = Budget()
     search = _Search(state, budget)
+    loaded = _Search(state, budget)
     root = search.key()
     rng = random.Random(seed)
     played = []
@@ -678,17 +730,11 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
         (move,) = to_engine_moves(state, [unpack(m)])
         state = state.apply(move)
         fresh = _Search(state, budget)
-        assert search.cols == fresh.cols
         columns = sorted(zip(search.hid, search.cols, strict=True))
         assert seen.setdefault(search.key(), columns) == columns
-        assert search.key() == fresh.key()
-        assert search._urgencies() == fresh._urgencies()  # kept stale bits, not recomputed
-        if search.dead_check:  # the only reader of the places (suit foundations, unique codes)
-            assert search.trapped == fresh.trapped
-            for col in search.cols:
-                for c in col:
-                    assert ((search.col_of[c], search.at[c], search.lowest[c])
-                            == (fresh.col_of[c], fresh.at[c], fresh.lowest[c]))
+        assert_same_position(search, fresh)
+        loaded.load(search.snapshot())  # as `beam` moves between the positions of a layer
+        assert_same_position(loaded, fresh)
     shuffled = dataclasses.replace(state, columns=tuple(reversed(state.columns)),
                                    hidden=tuple(reversed(state.hidden)))
     assert _Search(shuffled, budget).key() == search.key()

@@ -44,6 +44,7 @@ HOME: Final = 61  # `_Search._put`: the card is home (codes go up to 55)
 ONE_CARD: Final = [bytes([c]) for c in range(64)]  # each code as a one-card bytes, made once
 
 
+Snapshot = tuple[tuple[bytes, ...], bytes, bytes]  # `_Search.snapshot`
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
 # A source below zero is a worry-back: the top of suit ``-1 - source``'s foundation.
 # Inside the search a move is one int, `_entry`'s low `MOVE_BITS` (`unpack` reads it), so that
@@ -392,6 +393,60 @@ class _Search:
         while len(self.trail) > mark:
             self.trail, rec = pop(self.trail)
             self.undo(rec)
+
+    def snapshot(self) -> Snapshot:
+        """The position in plain values, for `load`: `beam` keeps one per position of a
+        layer and goes from one to the next without a path of moves between them."""
+        return (tuple(list(self.cols)), bytes(list(self.hid)),
+                bytes(list(self.fh) + list(self.fa) + list(self.fk) + list(self.home)))
+
+    def load(self, snap: Snapshot) -> None:
+        """Set the position to ``snap`` (`snapshot`), with an empty trail."""
+        cols, hid, piles = snap
+        for s in range(4):
+            self.fh[s] = piles[s]
+            self.fa[s] = piles[4 + s]
+            self.fk[s] = piles[8 + s]
+        for r in range(15):
+            self.home[r] = piles[12 + r]
+        for i in range(30):
+            self.where[i] = 0x55
+        self.trapped = 0
+        self._stale = self._all
+        self.trail = vec[i64]()
+        for ci in range(self.ncols):
+            col = cols[ci]
+            self.hid[ci] = hid[ci]
+            self.cols[ci] = b""
+            self._place(col, ci)
+            self.cols[ci] = col
+            for idx in range(len(col)):
+                self._put(col[idx], col[idx - 1] if idx else BOTTOM)
+                if idx < hid[ci]:
+                    self._flip(col[idx])
+
+    def value(self) -> i64:
+        """How promising the position looks to `beam`, large is good: each card still out
+        costs `BEAM_OUT`, each card that lies above a lower card of its suit (it must find a
+        host before that card can go home) `BEAM_TRAPPED`, and each card packed on a host
+        earns `BEAM_PACKED` (docs/solver.md, *Beams*)."""
+        pack_ok = self.pack_ok
+        score: i64 = 0
+        for ci in range(self.ncols):
+            col = self.cols[ci]
+            low: i64 = 0xFFFF  # the lowest rank of each suit so far, four bits a suit
+            for idx in range(len(col)):
+                c: i64 = col[idx]
+                score -= BEAM_OUT
+                if idx and pack_ok[c * 64 + col[idx - 1]]:
+                    score += BEAM_PACKED
+                shift = (c & 3) * 4
+                least = low >> shift & 15
+                if least < c >> 2:
+                    score -= BEAM_TRAPPED
+                else:
+                    low = low & ~(15 << shift) | (c >> 2) << shift
+        return score
 
     # ---- keys, dead ends, move lists -------------------------------------------------------
     def key(self) -> bytes:
@@ -770,7 +825,10 @@ def portfolio(main: _Search, state: PackerState,
     a line the guided order ranks low, and noise around that order rarely reaches it. After
     `LATE_AFTER` positions every probe is unguided and the probes get `LATE_PROBES` times the
     slice: the Good Measure deals that take millions of positions are solved by short
-    unguided probes, while only lost deals still need the exhaustive search (docs/solver.md).
+    unguided probes, while only lost deals still need the exhaustive search. After
+    `BEAM_AFTER` positions a quarter of the probes' time goes to beam searches (`beam`) of
+    doubling widths instead: they solve some of those deals in far fewer positions than the
+    probes take, and others not at all (docs/solver.md, *Beams*).
     """
     clock = main.clock
     verdict = main.start()
@@ -778,6 +836,8 @@ def portfolio(main: _Search, state: PackerState,
         return verdict
     limit = FIRST_SLICE
     seed = 0
+    beams_run = 0
+    credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
     while True:
         clock.extra_bytes = 0  # the main search counts its own table
         verdict = main.steps(limit)
@@ -787,6 +847,18 @@ def portfolio(main: _Search, state: PackerState,
         clock.extra_bytes = table_bytes(main.tt, main.key_size, 0)  # still while probes run
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
+        if clock.nodes >= BEAM_AFTER:
+            part = share // 4
+            share -= part
+            credit += part // BEAM_COST
+            if credit > 0:  # the next beam, twice as wide as the last
+                width = BEAM_FIRST << beams_run
+                beams_run += 1
+                before = clock.nodes
+                bv = beam(state, budget, clock, width, beams_run, before + width * BEAM_CAP)
+                credit -= clock.nodes - before
+                if bv is not None:
+                    return bv
         while spent < share:
             seed += 1
             size = min(share - spent, PROBE_UNIT * luby(seed))
@@ -803,6 +875,84 @@ def portfolio(main: _Search, state: PackerState,
             if pv is not None and pv[0] == "solved":
                 return pv
         limit = int(limit * 1.5)
+
+
+def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int,
+         stop: int) -> tuple[Verdict, list[IMove], str] | None:
+    """A beam search from ``state``: each layer keeps the ``width`` new positions of best
+    `_Search.value` (ties broken at random by ``seed``) among all moves from the layer
+    before; a dead end (rules D1-D2) is not kept. A solution, or None when the beam dies out
+    or has searched ``stop`` positions (counted on ``clock``, checked every ``clock.every``).
+    """
+    s = _Search(state, budget, probe=True)
+    s.clock = clock
+    s.weight = 0  # `value` orders the positions, not `moves`
+    pv = s.start()
+    if pv is not None:
+        return pv
+    rng = random.Random(seed)
+    seen: set[bytes] = {s.key()}
+    snaps = [s.snapshot()]
+    # per layer, per position: the index of its parent in the layer before << MOVE_BITS | the
+    # move from it (the safe moves home after it follow, as `auto` plays them again)
+    layers: list[vec[i64]] = []
+    every: i64 = clock.every
+    while snaps:
+        found: list[int] = []  # -value (noised) << 40 | parent << MOVE_BITS | move
+        for idx in range(len(snaps)):
+            s.load(snaps[idx])
+            for m in s.moves():
+                s.trail = append(s.trail, s.do(m))
+                s.auto()
+                if s.won():
+                    chain = [m & MOVE_MASK]
+                    j = idx
+                    for row in reversed(layers):
+                        chain.append(row[j] & MOVE_MASK)
+                        j = row[j] >> MOVE_BITS
+                    return "solved", _replay(state, budget, chain[::-1]), ""
+                k = s.key()
+                if k not in seen:
+                    seen.add(k)
+                    clock.nodes += 1
+                    if clock.nodes % every == 0:
+                        clock.check(table_bytes(seen, s.key_size, every)
+                                    + width * (2 * BEAM_POSITION_BYTES + 8 * len(layers)))
+                        if clock.nodes >= stop:
+                            return None
+                    if not (s.dead_check and s.dead()):
+                        score = -16 * s.value() - rng.randrange(BEAM_NOISE)
+                        found.append(score << 40 | idx << MOVE_BITS | m & MOVE_MASK)
+                s.take_back(0)
+        found.sort()
+        row = vec[i64](sorted([f & (1 << 40) - 1 for f in found[:width]]))  # parents in order
+        kept: list[Snapshot] = []
+        last = -1
+        for f in row:
+            if f >> MOVE_BITS != last:
+                last = f >> MOVE_BITS
+                s.load(snaps[last])
+            s.trail = append(s.trail, s.do(f & MOVE_MASK))
+            s.auto()
+            kept.append(s.snapshot())
+            s.take_back(0)
+        layers.append(row)
+        snaps = kept
+    return None
+
+
+def _replay(state: PackerState, budget: Budget, chain: list[int]) -> list[IMove]:
+    """The whole line of ``chain`` (moves, each followed by the safe moves home it allows,
+    as the search plays them) from ``state``."""
+    s = _Search(state, budget, probe=True)
+    s.start()
+    line = list(s.prefix)
+    for m in chain:
+        s.trail = vec[i64]()
+        s.trail = append(s.trail, s.do(m))
+        s.auto()
+        line += [unpack(r) for r in s.trail]
+    return line
 
 
 def _sort(v: vec[i64]) -> None:
@@ -829,6 +979,16 @@ def luby(i: int) -> int:
 
 
 FIRST_SLICE: Final = 2000
+# `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
+BEAM_OUT: Final = 10  # per card not home
+BEAM_PACKED: Final = 3  # per card on a host
+BEAM_TRAPPED: Final = 5  # per card above a lower card of its suit
+BEAM_NOISE: Final = 48  # ties: random noise up to this many sixteenths of a unit of value
+BEAM_AFTER: Final = 1_000_000  # positions; from then on a quarter of the probes' share goes
+BEAM_COST: Final = 3  # to beams, each beam position counted as this many (measured time)
+BEAM_FIRST: Final = 1000  # the first beam's width; each next beam is twice as wide
+BEAM_CAP: Final = 1000  # and a beam stops after this many positions per unit of width
+BEAM_POSITION_BYTES: Final = 800  # a layer's position: snapshot and moves found (estimated)
 # Move scores (small first) are ints, in twentieths of a unit of urgency.
 URGENCY: Final = 20  # per unit of the source column's urgency; the target's counts negated
 HOME_SCORE: Final = -2000  # moves home first
