@@ -889,7 +889,7 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
     s.weight = 0  # `value` orders the positions, not `moves`
     pv = s.start()
     if pv is not None:
-        return pv
+        return pv if pv[0] == "solved" else None  # a dead root is the main search's to say
     rng = random.Random(seed)
     seen: set[bytes] = {s.key()}
     snaps = [s.snapshot()]
