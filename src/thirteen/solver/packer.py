@@ -159,12 +159,7 @@ class _Search:
         # column, 0 on any other card, which can only be the card it lay on at the start
         # (cards move only onto hosts, into spaces or home); plus 8 while face down. So
         # the position can be read back from it (docs/solver.md, *Key*), in 30 bytes.
-        self.where: vec[u8] = vec[u8]([0x55] * 30)
-        for ci, col in enumerate(self.cols):
-            for idx in range(len(col)):
-                self._put(col[idx], col[idx - 1] if idx else BOTTOM)
-                if idx < self.hid[ci]:
-                    self._flip(col[idx])
+        self.where: vec[u8] = vec[u8]([0x55] * 30)  # set by `_lay`
         # `moves`' scratch, all zero between calls: on_top[code] is 1 + the first column whose
         # top card has that code, next_top[j] 1 + the next such column after column j.
         self._on_top: vec[i64] = vec[i64]([0] * 60)
@@ -208,10 +203,7 @@ class _Search:
             and v.space in ("none", "kings") and v.build in ("rank", "alternate")
             and not self.worry
         )
-        full, self.cols = self.cols, vec[bytes]([b""] * self.ncols)
-        for ci, col in enumerate(full):
-            self._place(col, ci)
-            self.cols[ci] = col
+        self._lay()
 
     # ---- rules -----------------------------------------------------------------------------
     def home_target(self, card: i64) -> i64:
@@ -409,27 +401,35 @@ class _Search:
             self.fk[s] = piles[8 + s]
         for r in range(15):
             self.home[r] = piles[12 + r]
+        for ci in range(self.ncols):
+            self.cols[ci] = cols[ci]
+            self.hid[ci] = hid[ci]
+        self._lay()
+        self._stale = self._all
+        self.trail = vec[i64]()
+
+    def _lay(self) -> None:
+        """Note where every card of `cols` lies, from scratch: `where`, and the places that
+        `_place` keeps (a new search, `load`)."""
         for i in range(30):
             self.where[i] = 0x55
         self.trapped = 0
-        self._stale = self._all
-        self.trail = vec[i64]()
         for ci in range(self.ncols):
-            col = cols[ci]
-            self.hid[ci] = hid[ci]
+            col = self.cols[ci]
             self.cols[ci] = b""
             self._place(col, ci)
             self.cols[ci] = col
             for idx in range(len(col)):
                 self._put(col[idx], col[idx - 1] if idx else BOTTOM)
-                if idx < hid[ci]:
+                if idx < self.hid[ci]:
                     self._flip(col[idx])
 
     def value(self) -> i64:
         """How promising the position looks to `beam`, large is good: each card still out
         costs `BEAM_OUT`, each card that lies above a lower card of its suit (it must find a
         host before that card can go home) `BEAM_TRAPPED`, and each card packed on a host
-        earns `BEAM_PACKED` (docs/solver.md, *Beams*)."""
+        earns `BEAM_PACKED` (docs/solver.md, *Beams*). Counted here for every game: only
+        the games with the dead-end check keep `trapped`."""
         pack_ok = self.pack_ok
         score: i64 = 0
         for ci in range(self.ncols):
