@@ -10,6 +10,7 @@ import random
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ from thirteen.solver import (
     hint,
     solve,
 )
+from thirteen.solver.common import Clock, checked_result
 from thirteen.solver.packer import luby
 from thirteen.solver.services import EASY_NODES, MEDIUM_NODES
 from thirteen.variants import GAMES, Variant, get_variant
@@ -614,7 +616,7 @@ def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> No
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire"])
 def test_probe_solutions_replay_to_a_win(game: str) -> None:
     """A probe's noisy move order finds real wins: its lines replay through the engine."""
-    from thirteen.solver.common import OutOfBudget, checked_result
+    from thirteen.solver.common import OutOfBudget
     from thirteen.solver.packer import PROBE_NOISE, _Search, to_engine_moves
 
     variant = get_variant(game)
@@ -639,31 +641,54 @@ def test_probe_solutions_replay_to_a_win(game: str) -> None:
 PACKERS = [name for name in GAMES if isinstance(new_state(get_variant(name), 1), PackerState)]
 
 
-@pytest.mark.parametrize("game", PACKERS)
-def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
-    """A beam (`beam`) finds real wins: its lines, moves home included, replay through the
-    engine; and it stops at the number of positions it is given."""
-    from thirteen.solver.common import Clock, checked_result
-    from thirteen.solver.packer import beam, to_engine_moves
+Line = tuple[str, list[tuple[int, int, int]], str] | None
 
-    variant = get_variant(game)
-    wins = 0
+
+def assert_finds_a_win(game: str, search: Callable[[PackerState, Clock, int, int], Line]) -> None:
+    """``search(state, clock, seed, stop)`` solves one of deals 4, 5 and 7 of ``game``
+    within 60,000 positions, with a line (moves home included) that replays through the
+    engine to a win; until it does, it stops near the positions it is given."""
+    from thirteen.solver.packer import PLAYOUT_MOVES, to_engine_moves
+
     for number in (4, 5, 7):
-        state = new_state(variant, number)
+        state = new_state(get_variant(game), number)
         assert isinstance(state, PackerState)
         clock = Clock(Budget())
-        found = beam(state, Budget(), clock, 100, number, 60_000)
+        found = search(state, clock, number, 60_000)
         if found is not None:
             assert found[0] == "solved"
             moves = to_engine_moves(state, found[1])
             assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
-            wins += 1
-            break
-        assert clock.nodes < 60_000 + clock.every
-    assert wins > 0
+            return
+        assert clock.nodes < 60_000 + clock.every + PLAYOUT_MOVES * 64
+    raise AssertionError(f"no win found on deals 4, 5 and 7 of {game}")
+
+
+@pytest.mark.parametrize("game", PACKERS)
+def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
+    """A beam (`beam`) finds real wins, and stops at the number of positions it is given."""
+    from thirteen.solver.packer import beam
+
+    assert_finds_a_win(game, lambda state, clock, seed, stop: beam(
+        state, Budget(), clock, 100, seed, stop))
     clock = Clock(Budget())
-    assert beam(new_state(variant, 2), Budget(), clock, 1000, 1, 600) is None
+    assert beam(new_state(get_variant(game), 2), Budget(), clock, 1000, 1, 600) is None
     assert 600 <= clock.nodes < 600 + clock.every
+
+
+@pytest.mark.parametrize("game", PACKERS)
+def test_nested_rollouts_find_wins_and_stop_when_told(game: str) -> None:
+    """A nested rollout search (`nested`) finds real wins; on a hard deal it stops within a
+    playout of the positions it is given (Good Measure 3: no win in the first thousand)."""
+    from thirteen.solver.packer import PLAYOUT_MOVES, nested
+
+    assert_finds_a_win(game, lambda state, clock, seed, stop: nested(
+        state, Budget(), clock, seed, stop))
+    state = new_state(get_variant("good-measure"), 3)
+    assert isinstance(state, PackerState)
+    clock = Clock(Budget())
+    assert nested(state, Budget(), clock, 1, 1000) is None
+    assert 1000 <= clock.nodes < 1000 + PLAYOUT_MOVES * 64
 
 
 def assert_same_position(search: object, fresh: object) -> None:

@@ -828,7 +828,9 @@ def portfolio(main: _Search, state: PackerState,
     unguided probes, while only lost deals still need the exhaustive search. After
     `BEAM_AFTER` positions a quarter of the probes' time goes to beam searches (`beam`) of
     doubling widths instead: they solve some of those deals in far fewer positions than the
-    probes take, and others not at all (docs/solver.md, *Beams*).
+    probes take, and others not at all (docs/solver.md, *Beams*). Before both, after
+    `NESTED_AFTER` positions, half the probes' share goes to nested rollout searches
+    (`nested`), which solve most of the deals that outlast the probes (*Nested rollouts*).
     """
     clock = main.clock
     verdict = main.start()
@@ -838,6 +840,8 @@ def portfolio(main: _Search, state: PackerState,
     seed = 0
     beams_run = 0
     credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
+    runs = 0
+    owed = 0  # the same for nested rollouts
     while True:
         clock.extra_bytes = 0  # the main search counts its own table
         verdict = main.steps(limit)
@@ -847,6 +851,17 @@ def portfolio(main: _Search, state: PackerState,
         clock.extra_bytes = table_bytes(main.tt, main.key_size, 0)  # still while probes run
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
+        if clock.nodes >= NESTED_AFTER:
+            part = share // 2
+            share -= part
+            owed += part
+            while owed > 0:
+                runs += 1
+                before = clock.nodes
+                nv = nested(state, budget, clock, runs, before + NESTED_CAP)
+                owed -= clock.nodes - before
+                if nv is not None:
+                    return nv
         if clock.nodes >= BEAM_AFTER:
             part = share // 4
             share -= part
@@ -941,6 +956,95 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
     return None
 
 
+def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
+           stop: int) -> tuple[Verdict, list[IMove], str] | None:
+    """A nested rollout search of level 1 from ``state`` (Cazenave's nested Monte Carlo
+    search): in each position every move is tried with a `_playout` after it, the move
+    that starts the best line found so far is played, and so on. A solution, or None when
+    no move is left or ``stop`` positions are counted on ``clock`` (checked before each
+    playout). Depth-first probes back
+    up from a wrong turn only near its end; here each move is chosen by where random
+    lines after it lead (docs/solver.md, *Nested rollouts*)."""
+    s = _Search(state, budget, probe=True)
+    s.clock = clock
+    s.weight = 0  # the playouts' order is the noise, moves home first
+    s.noise = PROBE_NOISE
+    s.rng = random.Random(seed)
+    pv = s.start()
+    if pv is not None:
+        return pv if pv[0] == "solved" else None  # a dead root is the main search's to say
+    path: set[bytes] = {s.key()}  # the positions of the line played, never entered again
+    line: list[int] = []
+    best: list[int] = []  # the best line found from the current position, its score
+    best_score: i64 = -WIN
+    while True:
+        for m in s.moves():
+            if clock.nodes >= stop:
+                return None
+            mark = _play(s, m)
+            k = s.key()
+            if k in path or (s.dead_check and s.dead()):
+                s.take_back(mark)
+                continue
+            if s.won():
+                return "solved", _replay(state, budget, line + [m & MOVE_MASK]), ""
+            path.add(k)
+            score, tail = _playout(s, path)
+            path.discard(k)
+            s.take_back(mark)
+            if score == WIN:
+                return "solved", _replay(state, budget, line + [m & MOVE_MASK] + tail), ""
+            if score > best_score:
+                best_score = score
+                best = [m & MOVE_MASK] + tail
+        if not best:
+            return None
+        m = best.pop(0)
+        line.append(m)
+        _play(s, m)
+        path.add(s.key())
+
+
+def _playout(s: _Search, path: set[bytes]) -> tuple[i64, list[int]]:
+    """A random line from the current position, at most `PLAYOUT_MOVES` moves, never into a
+    position of ``path`` or of the line itself, nor into a dead end: the `value` of its last
+    position (`WIN` if won) and its moves. The position is left as it was."""
+    mark0 = len(s.trail)
+    seen: set[bytes] = set()
+    line: list[int] = []
+    while len(line) < PLAYOUT_MOVES:
+        for m in s.moves():
+            mark = _play(s, m)
+            if s.won():
+                s.take_back(mark0)
+                return WIN, line + [m & MOVE_MASK]
+            k = s.key()
+            if k in seen or k in path or (s.dead_check and s.dead()):
+                s.take_back(mark)
+                continue
+            seen.add(k)
+            line.append(m & MOVE_MASK)
+            break
+        else:
+            break  # no move left
+    score = s.value()
+    s.take_back(mark0)
+    return score, line
+
+
+def _play(s: _Search, m: i64) -> i64:
+    """Play move ``m`` and the safe moves home after it, counting one position on the
+    search's clock; returns the trail's old length, for `take_back`."""
+    mark = len(s.trail)
+    s.trail = append(s.trail, s.do(m))
+    s.auto()
+    clock = s.clock
+    clock.nodes += 1
+    if clock.nodes % clock.every == 0:
+        clock.check(0)  # the tables here are small: the main search's is `extra_bytes`
+    return mark
+
+
 def _replay(state: PackerState, budget: Budget, chain: list[int]) -> list[IMove]:
     """The whole line of ``chain`` (moves, each followed by the safe moves home it allows,
     as the search plays them) from ``state``."""
@@ -989,6 +1093,11 @@ BEAM_COST: Final = 3  # to beams, each beam position counted as this many (measu
 BEAM_FIRST: Final = 1000  # the first beam's width; each next beam is twice as wide
 BEAM_CAP: Final = 1000  # and a beam stops after this many positions per unit of width
 BEAM_POSITION_BYTES: Final = 800  # a layer's position: snapshot and moves found (estimated)
+# `nested`
+WIN: Final = 1 << 40  # a won playout's score, above every `value`
+NESTED_AFTER: Final = 20_000  # positions; from then on half the probes' share goes to `nested`
+NESTED_CAP: Final = 1_000_000  # positions at most in one nested search
+PLAYOUT_MOVES: Final = 400  # a playout's longest line (winning lines are 80-260 moves)
 # Move scores (small first) are ints, in twentieths of a unit of urgency.
 URGENCY: Final = 20  # per unit of the source column's urgency; the target's counts negated
 HOME_SCORE: Final = -2000  # moves home first
