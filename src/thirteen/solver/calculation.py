@@ -475,7 +475,8 @@ class _Rollouts:
     the best line): the level-0 policy is the fair player's rule of thumb (`greedy_run`); the
     level-n policy tries every move, follows each with the level-(n-1) policy to the end, and
     keeps the line that took most cards home so far, playing its next move. Any follow-up that
-    wins is a solution. Each position played counts as a node."""
+    wins is a solution. Each position played counts as a node. The packer solver's
+    `nested` is the same method for the games whose moves can return to a position."""
 
     def __init__(self, state: CalcState, clock: Clock) -> None:
         self.calc = _Calc(state)

@@ -962,9 +962,11 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
     search): in each position every move is tried with a `_playout` after it, the move
     that starts the best line found so far is played, and so on. A solution, or None when
     no move is left or ``stop`` positions are counted on ``clock`` (checked before each
-    playout). Depth-first probes back
-    up from a wrong turn only near its end; here each move is chosen by where random
-    lines after it lead (docs/solver.md, *Nested rollouts*)."""
+    playout). Depth-first probes back up from a wrong turn only near its end; here each
+    move is chosen by where random lines after it lead (docs/solver.md, *Nested
+    rollouts*). The Calculation solver's `_Rollouts` is the same method on its own
+    positions, with a fixed level-0 policy and no ``path`` of keys: Calculation's moves
+    never lead back to a position already seen."""
     s = _Search(state, budget, probe=True)
     s.clock = clock
     s.weight = 0  # the playouts' order is the noise, moves home first
