@@ -172,6 +172,22 @@ def test_dead_end_rule_catches_a_cycle() -> None:
     assert result.verdict == "unsolvable" and "D1" in result.reason
 
 
+def test_dead_end_rule_d3_no_card_can_go_home_again() -> None:
+    # JS and JH, the only cards that may go home next, lie under kings, which never move
+    # (no host, no space). No card is above a lower card of its suit, so D1 says nothing.
+    s = position("bakers-dozen", "JS KH", "JH KS", "QS QH", home={"S": 10, "H": 10})
+    result = solve(s, QUICK)
+    assert result.verdict == "unsolvable" and "D3" in result.reason
+
+
+def test_d3_proves_a_deal_the_full_search_takes_millions_for() -> None:
+    # Good Measure 887: no card beyond the first ever goes home; the search without D3 took
+    # 2.4 million positions to prove it (docs/benchmarks.md), D3 takes 19,194 at the start.
+    result = solve(new_state("good-measure", 887), QUICK)
+    assert result.verdict == "unsolvable" and "D3" in result.reason
+    assert result.nodes < 50_000
+
+
 def test_spanish_patience_needs_a_space() -> None:
     cols = ("TS QS", "9S JS", "")
     spanish = position("spanish-patience", *cols, home={"S": 8})
@@ -265,6 +281,25 @@ def test_verdicts_match_the_unpruned_engine_search(game: str, worry: bool, seed:
     result = solve(state, Budget(max_nodes=None, max_seconds=30.0))
     assert result.verdict == exact.verdict, format_board(state.to_layout())
     assert_sound(state, result)
+
+
+def test_d3_fires_only_on_lost_positions() -> None:
+    """Rule D3 against plain search through the engine, on small random positions of the
+    two games it runs in: it must never call a winnable one lost, and it must fire."""
+    from thirteen.solver.packer import _Search, engine_search
+
+    fired = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        game = ("bakers-dozen", "good-measure")[seed % 2]
+        state = small_position(get_variant(game), rng, rng.randint(4, 9), rng.randint(2, 5))
+        search = _Search(state, QUICK)
+        assert search.stuck_on
+        if search.stuck():
+            fired += 1
+            exact = engine_search(state, Budget(max_nodes=3_000, max_seconds=30.0))
+            assert exact.verdict == "unsolvable", format_board(state.to_layout())
+    assert fired >= 5
 
 
 def test_bisley_position() -> None:
@@ -533,6 +568,7 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
     search = _Search(state, QUICK)
     search.strong_dead = True  # rule D2 too, although it is off by default
     assert not search.dead()
+    assert not (search.stuck_on and search.stuck())  # rule D3 (Baker's Dozen, Good Measure)
 
 
 # ---- the compiled build -----------------------------------------------------------------------

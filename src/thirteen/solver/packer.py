@@ -5,11 +5,12 @@ canonical key of a position says, four bits a card, where each card lies (or, wh
 are shared, it is the columns sorted and joined); the foundations follow from which cards
 are left: a suit's home cards are A..n, even when cards come back (`_Search.key`). The
 search is a depth-first search with a transposition table of keys, provably safe moves to
-the foundations played automatically, dominance cuts between moves and a dead-end proof
-(`_Search.dead`); every rule is argued in docs/solver.md. It runs in slices interleaved with
-randomised probes (`portfolio`) against depth-first search's heavy tail. With ``worry_back``
-the search without worry-back moves runs first; the search with them plays nothing home by
-itself and proves no dead end (`search_packer`; foundations by rank: `engine_search`).
+the foundations played automatically, dominance cuts between moves and dead-end proofs
+(`_Search.dead`, `_Search.stuck`); every rule is argued in docs/solver.md. It runs in slices
+interleaved with randomised probes (`portfolio`) against depth-first search's heavy tail.
+With ``worry_back`` the search without worry-back moves runs first; the search with them
+plays nothing home by itself and proves no dead end (`search_packer`; foundations by rank:
+`engine_search`).
 """
 
 from __future__ import annotations
@@ -175,6 +176,13 @@ class _Search:
         self._tz = vec[i64]([0] * 60)  # `dead`'s scratch: the cards of T
         self._ceil = vec[i64]([-1] * self.ncols)  # `dead`'s scratch: the top of Z by column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
+        # Rule D3 (`stuck`): per set of home cards (four heights), the suitless positions
+        # known to uncover no card that could go home, and the memory both sets hold
+        # (estimated, `STUCK_SLOT_BYTES`).
+        self.stuck_seen: dict[bytes, set[bytes]] = {}
+        self.free_seen: dict[bytes, set[bytes]] = {}  # and those known to uncover one
+        self.stuck_bytes: i64 = 0
+        self.stuck_nodes: i64 = 0  # the positions its searches took
         self.noise: i64 = 0  # probes: random noise added to move scores, up to this much
         # per unit of urgency in move scores; 0 in an unguided probe, whose order is its noise
         self.weight: i64 = URGENCY
@@ -193,7 +201,7 @@ class _Search:
         self.trail = vec[i64]()
         self.marks = vec[i64]()
         # worry_back (suit foundations only, see `search_packer`): cards come back, so the
-        # proofs of S1-S4 and D1-D2 fail; the exhaustive search plays no move home by itself
+        # proofs of S1-S4 and D1-D3 fail; the exhaustive search plays no move home by itself
         # and proves no dead end. A probe may only find a solution, so it keeps both rules
         # as heuristics.
         self.worry = v.worry_back
@@ -203,6 +211,7 @@ class _Search:
             and v.space in ("none", "kings") and v.build in ("rank", "alternate")
             and not self.worry
         )
+        self.stuck_on = self.dead_check and self.space == "none" and not probe  # D3: exhaustive
         self._lay()
 
     # ---- rules -----------------------------------------------------------------------------
@@ -575,6 +584,84 @@ class _Search:
                         changed = True
                         break
 
+    def stuck(self) -> bool:
+        """Rule D3 (docs/solver.md): can a card that may go home next ever be uncovered by
+        moves between columns? If not, nothing goes home again and the position is lost.
+        Those moves read only ranks, so this searches the columns with the suits dropped,
+        each card that may go home next marked as its rank + 100 (which of them does not
+        matter): positions that differ only in suits are one, far fewer than the positions
+        of the full search. True if none does; at most `STUCK_LIMIT` positions (then it says
+        False), counted in `stuck_nodes`. Per set of home cards, the positions of a search
+        that ends stuck are kept (everything reachable from them was searched), and so are
+        those on the line to an uncovered card (they are not stuck)."""
+        fh = self.fh
+        cols: list[bytes] = []
+        for ci in range(self.ncols):
+            col = self.cols[ci]
+            marked = bytearray(len(col))
+            for k in range(len(col)):
+                c: i64 = col[k]
+                r = c >> 2
+                marked[k] = r + 100 if r == fh[c & 3] + 1 else r
+            if len(col) and marked[-1] >= 100:
+                return False
+            cols.append(bytes(marked))
+        home = bytes([fh[0], fh[1], fh[2], fh[3]])
+        known = self.stuck_seen.get(home)
+        if known is None:
+            known = set()
+            self.stuck_seen[home] = known
+            self.free_seen[home] = set()
+        free = self.free_seen[home]
+        start = b"\0".join(sorted(cols))
+        if start in known:
+            return True
+        if start in free:
+            return False
+        parent: dict[bytes, bytes] = {start: start}
+        stack = [start]
+        n: i64 = 0
+        while stack:
+            here = stack.pop()
+            pos = here.split(b"\0")
+            n += 1
+            if n > STUCK_LIMIT:
+                self.stuck_nodes += n
+                return False
+            for i in range(len(pos)):
+                col = pos[i]
+                if len(col) < 2:
+                    continue  # R1: a lone card never moves
+                c = col[-1]
+                want = (c - 100 if c >= 100 else c) + 1  # the rank of its hosts
+                for j in range(len(pos)):
+                    dest = pos[j]
+                    if j == i or not len(dest):
+                        continue
+                    t = dest[-1]
+                    if (t - 100 if t >= 100 else t) != want:
+                        continue
+                    after = list(pos)
+                    after[i] = col[:-1]
+                    after[j] = dest + col[-1:]
+                    key = b"\0".join(sorted(after))
+                    if col[-2] >= 100 or key in free:  # a card that may go home uncovered
+                        while True:
+                            free.add(here)
+                            self.stuck_bytes += key_bytes(here) + STUCK_SLOT_BYTES
+                            if here == start:
+                                self.stuck_nodes += n
+                                return False
+                            here = parent[here]
+                    if key not in parent and key not in known:
+                        parent[key] = here
+                        stack.append(key)
+        for key in parent:
+            known.add(key)
+            self.stuck_bytes += key_bytes(key) + STUCK_SLOT_BYTES
+        self.stuck_nodes += n
+        return True
+
     def moves(self) -> vec[i64]:
         """Candidate moves as `_entry` ints, best first (safe moves home are already played)."""
         cols = self.cols
@@ -732,6 +819,11 @@ class _Search:
         self.tt.add(self.key())
         if self.dead_check and self.dead():
             return "unsolvable", [], "dead end (rules D1-D2) at the start"
+        if self.stuck_on:
+            cut = self.stuck()
+            self.clock.nodes += self.stuck_nodes
+            if cut:
+                return "unsolvable", [], "dead end (rule D3) at the start"
         self.key_size = key_bytes(self.key())  # keys of sorted columns only shrink
         self.stack = [self.moves()]
         self.pos = vec[i64]([0])
@@ -797,10 +889,25 @@ class _Search:
             nodes += 1
             if nodes % every == 0:
                 clock.nodes = nodes
-                clock.check(table_bytes(tt, self.key_size, every))
+                clock.check(table_bytes(tt, self.key_size, every) + self.stuck_bytes)
             if dead_check and self.dead():
                 self.take_back(mark)
                 continue
+            # Rule D3, where the position may have lost what its parent had (the parent
+            # is not stuck: else it would have been cut): after a move home, or after a card
+            # left a card it could not go back onto (the other moves can be undone).
+            if self.stuck_on and nodes >= STUCK_AFTER and (
+                    dst < 0 or len(self.trail) > mark + 1
+                    or not self.pack_ok[cols[dst][-1] * 64 + cols[src][-1]]):
+                before = self.stuck_nodes
+                cut = self.stuck()
+                if self.stuck_nodes != before:
+                    nodes += self.stuck_nodes - before
+                    clock.nodes = nodes
+                    clock.check(table_bytes(tt, self.key_size, every) + self.stuck_bytes)
+                if cut:
+                    self.take_back(mark)
+                    continue
             self.marks = append(self.marks, mark)
             stack.append(self.moves())
             self.pos = append(self.pos, 0)
@@ -848,7 +955,8 @@ def portfolio(main: _Search, state: PackerState,
         if verdict is not None:
             return verdict
         spent = 0
-        clock.extra_bytes = table_bytes(main.tt, main.key_size, 0)  # still while probes run
+        # the main search's tables, held while the probes run
+        clock.extra_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
         if clock.nodes >= NESTED_AFTER:
@@ -1085,6 +1193,9 @@ def luby(i: int) -> int:
 
 
 FIRST_SLICE: Final = 2000
+STUCK_AFTER: Final = 1_000_000  # positions; rule D3 runs at the start, then from here on
+STUCK_LIMIT: Final = 50_000  # positions at most in one search of rule D3 (`stuck`)
+STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
 BEAM_OUT: Final = 10  # per card not home
 BEAM_PACKED: Final = 3  # per card on a host
