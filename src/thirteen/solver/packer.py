@@ -177,10 +177,9 @@ class _Search:
         self._ceil = vec[i64]([-1] * self.ncols)  # `dead`'s scratch: the top of Z by column
         self.strong_dead = False  # rule D2: sound, but measured not to pay for itself (docs)
         # Rule D3 (`stuck`): per set of home cards (four heights), the suitless positions
-        # known to uncover no card that could go home, and the memory both sets hold
-        # (estimated, `STUCK_SLOT_BYTES`).
-        self.stuck_seen: dict[bytes, set[bytes]] = {}
-        self.free_seen: dict[bytes, set[bytes]] = {}  # and those known to uncover one
+        # known to uncover no card that could go home and those known to uncover one, and
+        # the memory they hold (estimated, `STUCK_SLOT_BYTES`).
+        self.stuck_seen: dict[bytes, tuple[set[bytes], set[bytes]]] = {}
         self.stuck_bytes: i64 = 0
         self.stuck_nodes: i64 = 0  # the positions its searches took
         self.noise: i64 = 0  # probes: random noise added to move scores, up to this much
@@ -607,12 +606,9 @@ class _Search:
                 return False
             cols.append(bytes(marked))
         home = bytes([fh[0], fh[1], fh[2], fh[3]])
-        known = self.stuck_seen.get(home)
-        if known is None:
-            known = set()
-            self.stuck_seen[home] = known
-            self.free_seen[home] = set()
-        free = self.free_seen[home]
+        if home not in self.stuck_seen:
+            self.stuck_seen[home] = (set(), set())
+        known, free = self.stuck_seen[home]
         start = b"\0".join(sorted(cols))
         if start in known:
             return True
