@@ -629,13 +629,12 @@ class _Search:
                 if len(col) < 2:
                     continue  # R1: a lone card never moves
                 c = col[-1]
-                want = (c - 100 if c >= 100 else c) + 1  # the rank of its hosts
+                want = c % 100 + 1  # the rank of its hosts
                 for j in range(len(pos)):
                     dest = pos[j]
                     if j == i or not len(dest):
                         continue
-                    t = dest[-1]
-                    if (t - 100 if t >= 100 else t) != want:
+                    if dest[-1] % 100 != want:
                         continue
                     after = list(pos)
                     after[i] = col[:-1]
@@ -835,6 +834,7 @@ class _Search:
         stack = self.stack
         every: i64 = clock.every
         dead_check = self.dead_check
+        stuck_on = self.stuck_on
         auto_on = self.auto_on
         cols = self.cols
         # Keys read before playing: most moves tried lead to a position seen before, and a
@@ -889,10 +889,11 @@ class _Search:
             if dead_check and self.dead():
                 self.take_back(mark)
                 continue
-            # Rule D3, where the position may have lost what its parent had (the parent
-            # is not stuck: else it would have been cut): after a move home, or after a card
-            # left a card it could not go back onto (the other moves can be undone).
-            if self.stuck_on and nodes >= STUCK_AFTER and (
+            # Rule D3, where the answer may differ from the parent's: after a move home, or
+            # after a card left a card it could not go back onto. Any other move can be
+            # undone, so the position reaches what its parent reaches: asking would repeat
+            # the parent's answer (the parent was not cut, so it was not found stuck).
+            if stuck_on and nodes >= STUCK_AFTER and (
                     dst < 0 or len(self.trail) > mark + 1
                     or not self.pack_ok[cols[dst][-1] * 64 + cols[src][-1]]):
                 before = self.stuck_nodes
