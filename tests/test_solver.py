@@ -302,6 +302,37 @@ def test_d3_fires_only_on_lost_positions() -> None:
     assert fired >= 5
 
 
+def test_d4_fires_only_on_lost_positions() -> None:
+    """Rule D4's relaxed game against plain search through the engine, on small random
+    positions of the two games it runs in: it must never call a winnable one lost (its
+    argument: every real line is a relaxed line), and it must fire."""
+    from thirteen.solver.packer import engine_search
+    from thirteen.solver.relaxed import Relaxed
+
+    fired = won = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        game = ("bakers-dozen", "good-measure")[seed % 2]
+        state = small_position(get_variant(game), rng, rng.randint(4, 9), rng.randint(2, 5))
+        verdict = Relaxed(state, Clock(QUICK)).steps(100_000)
+        exact = engine_search(state, Budget(max_nodes=3_000, max_seconds=30.0))
+        if verdict == "lost":
+            fired += 1
+            assert exact.verdict == "unsolvable", format_board(state.to_layout())
+        else:
+            assert verdict == "won"
+            won += exact.verdict == "solved"
+    assert fired >= 5 and won >= 5
+
+
+def test_d4_proves_a_deal_the_full_search_takes_millions_for() -> None:
+    # Good Measure 285 is lost: the search without D4 took 1.0 million positions to prove
+    # it, and 6.2 million without D3 either (docs/benchmarks.md); its relaxed game is lost
+    # after 27,265, searched from 20,000 positions on.
+    result = solve(new_state("good-measure", 285), Budget(max_nodes=200_000, max_seconds=None))
+    assert result.verdict == "unsolvable" and "D4" in result.reason
+
+
 def test_bisley_position() -> None:
     v = GAMES["bisley"]
     aces = tuple(tuple(Card(r, su) for r in range(1, 5 if su == 1 else 14)) for su in range(4))
@@ -569,6 +600,10 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
     search.strong_dead = True  # rule D2 too, although it is off by default
     assert not search.dead()
     assert not (search.stuck_on and search.stuck())  # rule D3 (Baker's Dozen, Good Measure)
+    if search.stuck_on:  # rule D4, the relaxed game
+        from thirteen.solver.relaxed import Relaxed
+
+        assert Relaxed(state, Clock(QUICK)).steps(20_000) != "lost"
 
 
 # ---- the compiled build -----------------------------------------------------------------------
@@ -582,8 +617,9 @@ def _in_fresh_interpreter(build: Path, code: str) -> subprocess.CompletedProcess
                           check=True)
 
 
-WHERE_ARE_THEY = ("import thirteen.solver.packer as p, thirteen.solver.calculation as c; "
-                  "print(p.__file__); print(c.__file__)")
+WHERE_ARE_THEY = ("import importlib; from thirteen.solver.build import MODULES\n"
+                  "for m in MODULES:\n"
+                  "    print(importlib.import_module('thirteen.solver.' + m).__file__)")
 
 
 def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Path) -> None:
@@ -614,6 +650,8 @@ import json
 from thirteen.deal import deal
 from thirteen.game import start_state
 from thirteen.solver import Budget, fair_play, solve
+from thirteen.solver.common import Clock
+from thirteen.solver.relaxed import Relaxed
 from thirteen.variants import get_variant
 out = []
 for game, number in {COMPARED + CALC_COMPARED!r}:
@@ -625,6 +663,10 @@ for game, number in {CALC_COMPARED!r}:
     v = get_variant(game)
     r = fair_play(start_state(v, deal(v, number)))
     out.append([r.verdict, [str(m) for m in r.moves]])
+for game, number in [("good-measure", 285), ("bakers-dozen", 1)]:  # rule D4's relaxed game
+    v = get_variant(game)
+    clock = Clock(Budget(None, None, None))
+    out.append([Relaxed(start_state(v, deal(v, number)), clock).steps(30_000), clock.nodes])
 print(json.dumps(out))
 """
 

@@ -1,10 +1,10 @@
 """The compiled solver: `thirteen compile-solver` builds ``solver/packer.py`` (the packer
-search) and ``solver/calculation.py`` (the Calculation family's search and fair player) with
-mypyc.
+search), ``solver/relaxed.py`` (its relaxed game, rule D4) and ``solver/calculation.py`` (the
+Calculation family's search and fair player) with mypyc.
 
 The build runs the same searches faster (docs/benchmarks.md). It is kept outside the source
-tree, in a directory named after the digest of the two sources it was built from, so a build
-always matches its source: after any change to either the old build is simply not found and
+tree, in a directory named after the digest of the sources it was built from, so a build
+always matches its source: after any change to any of them the old build is simply not found and
 the source runs until `thirteen compile-solver` runs again.
 The ``.so`` names carry the interpreter's ABI tag, so another Python ignores them too.
 
@@ -16,6 +16,7 @@ source (the tests run with ``off``: they test the source, and one test compares 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import shutil
 import subprocess
@@ -25,7 +26,7 @@ import warnings
 from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
-MODULES = ("packer", "calculation")
+MODULES = ("packer", "calculation", "relaxed")
 SOURCES = tuple(Path(__file__).with_name(f"{m}.py") for m in MODULES)
 STAMP = "solver.sha256"
 
@@ -98,11 +99,11 @@ def compile_solver(out: Path | None = None) -> Path:
 
 def running() -> str:
     """Which solver this process runs, for benchmark headers and survey summaries: "mypyc
-    build" (both modules compiled), "pure Python", or which module alone is compiled."""
-    from . import calculation, packer
-
-    compiled = [m.__name__.rsplit(".", 1)[1] for m in (packer, calculation)
-                if str(m.__file__).endswith(".so")]
+    build" (every module compiled), "pure Python", or which modules alone are compiled."""
+    compiled = [m for m in MODULES
+                if str(importlib.import_module(f"{__package__}.{m}").__file__).endswith(".so")]
     if not compiled:
         return "pure Python"
-    return "mypyc build" if len(compiled) == len(MODULES) else f"mypyc build of {compiled[0]} only"
+    if len(compiled) == len(MODULES):
+        return "mypyc build"
+    return f"mypyc build of {' and '.join(compiled)} only"

@@ -6,8 +6,9 @@ are shared, it is the columns sorted and joined); the foundations follow from wh
 are left: a suit's home cards are A..n, even when cards come back (`_Search.key`). The
 search is a depth-first search with a transposition table of keys, provably safe moves to
 the foundations played automatically, dominance cuts between moves and dead-end proofs
-(`_Search.dead`, `_Search.stuck`); every rule is argued in docs/solver.md. It runs in slices
-interleaved with randomised probes (`portfolio`) against depth-first search's heavy tail.
+(`_Search.dead`, `_Search.stuck`, and the relaxed game of `relaxed`); every rule is argued in
+docs/solver.md. It runs in slices interleaved with randomised probes (`portfolio`) against
+depth-first search's heavy tail.
 With ``worry_back`` the search without worry-back moves runs first; the search with them
 plays nothing home by itself and proves no dead end (`search_packer`; foundations by rank:
 `engine_search`).
@@ -35,6 +36,7 @@ from .common import (
     key_bytes,
     table_bytes,
 )
+from .relaxed import Relaxed
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
@@ -935,11 +937,18 @@ def portfolio(main: _Search, state: PackerState,
     probes take, and others not at all (docs/solver.md, *Beams*). Before both, after
     `NESTED_AFTER` positions, half the probes' share goes to nested rollout searches
     (`nested`), which solve most of the deals that outlast the probes (*Nested rollouts*).
+    Where rule D3 applies, after `RELAXED_AFTER` positions the relaxed game of rule D4
+    (`Relaxed`) is searched from the start too, as many positions a round as the slice: if it
+    cannot be won the deal is lost, which it shows in far fewer positions than the
+    exhaustive search (*D4*).
     """
     clock = main.clock
     verdict = main.start()
     if verdict is not None:
         return verdict
+    # Rule D4 where D3 applies: the relaxed game (`Relaxed`), searched from the start after
+    # `RELAXED_AFTER` positions, as many positions a round as the main search's slice.
+    relaxed = Relaxed(state, clock) if main.stuck_on else None
     limit = FIRST_SLICE
     seed = 0
     beams_run = 0
@@ -947,13 +956,22 @@ def portfolio(main: _Search, state: PackerState,
     runs = 0
     owed = 0  # the same for nested rollouts
     while True:
-        clock.extra_bytes = 0  # the main search counts its own table
+        # the main search counts its own tables, not the relaxed game's
+        clock.extra_bytes = relaxed.held() if relaxed is not None else 0
         verdict = main.steps(limit)
         if verdict is not None:
             return verdict
         spent = 0
-        # the main search's tables, held while the probes run
+        # the main search's tables, held while the others run
         clock.extra_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
+        if relaxed is not None and clock.nodes >= RELAXED_AFTER:
+            rv = relaxed.steps(limit)
+            if rv == "lost":
+                return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
+            if rv == "won":
+                relaxed = None  # it proves nothing: its memory goes back to the others
+        if relaxed is not None:
+            clock.extra_bytes += relaxed.held()
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
         if clock.nodes >= NESTED_AFTER:
@@ -1192,6 +1210,7 @@ def luby(i: int) -> int:
 FIRST_SLICE: Final = 2000
 STUCK_AFTER: Final = 1_000_000  # positions; rule D3 runs at the start, then from here on
 STUCK_LIMIT: Final = 50_000  # positions at most in one search of rule D3 (`stuck`)
+RELAXED_AFTER: Final = 20_000  # positions; from then on rule D4's relaxed game is searched too
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
 BEAM_OUT: Final = 10  # per card not home
