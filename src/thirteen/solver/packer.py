@@ -965,7 +965,7 @@ def portfolio(main: _Search, state: PackerState,
         # the main search's tables, held while the others run
         clock.extra_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
         if relaxed is not None and clock.nodes >= RELAXED_AFTER:
-            rv = relaxed.steps(limit)
+            rv = relaxed.steps(limit * RELAXED_SHARE)
             if rv == "lost":
                 return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
             if rv == "won":
@@ -1211,6 +1211,7 @@ FIRST_SLICE: Final = 2000
 STUCK_AFTER: Final = 1_000_000  # positions; rule D3 runs at the start, then from here on
 STUCK_LIMIT: Final = 50_000  # positions at most in one search of rule D3 (`stuck`)
 RELAXED_AFTER: Final = 20_000  # positions; from then on rule D4's relaxed game is searched too
+RELAXED_SHARE: Final = 2  # with this many times each slice
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
 BEAM_OUT: Final = 10  # per card not home
