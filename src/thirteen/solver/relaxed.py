@@ -8,6 +8,11 @@ real game is a line of the relaxed game (the token standing for a moved card goe
 that card's suit), so a position whose relaxed game cannot be won is lost (docs/solver.md,
 *D4*). Tokens of a rank are interchangeable, so the many arrangements of the same moved
 cards on the same hosts, which the real search visits one by one, are one position here.
+
+A coarser game still, the *counted* game, keeps only the pile heights and how many cards of
+each column are unmoved, and lets the tokens lie in any arrangement their numbers allow; it
+has no cycles, so a memo decides each of its positions once, and a relaxed position whose
+counted position is lost is lost (`Relaxed.counted_won`).
 """
 
 from __future__ import annotations
@@ -38,17 +43,132 @@ class Relaxed:
         for ci in range(self.ncols):
             for h in range(len(self.cols[ci])):
                 self.place[self.cols[ci][h]] = ci * 256 + h
-        start = bytes([len(p) for p in state.foundations[:4]]
-                      + [x for col in self.cols for x in (len(col), 0)])
+        heights = [len(p) for p in state.foundations[:4]]
+        start = bytes(heights + [x for col in self.cols for x in (len(col), 0)])
         self.seen: set[bytes] = {start}
         self.stack: list[bytes] = [start]
         self.clock = clock
         self.key_size: i64 = key_bytes(start)
+        # the counted game's positions (heights, then each column's unmoved cards) known
+        # to be won and known to be lost
+        self.won: set[bytes] = set()
+        self.lost: set[bytes] = set()
         self.verdict = ""  # "won" or "lost" once known
+        if not self.counted_won(bytes(heights + [len(col) for col in self.cols])):
+            self.stack = []
 
     def held(self) -> int:
-        """The memory the search's table holds until the clock's next check."""
-        return table_bytes(self.seen, self.key_size, self.clock.every)
+        """The memory the search's tables hold until the clock's next check."""
+        every = self.clock.every
+        return (table_bytes(self.seen, self.key_size, every)
+                + table_bytes(self.won, self.key_size, every)
+                + table_bytes(self.lost, self.key_size, every))
+
+    def counted_won(self, key: bytes) -> bool:
+        """Whether the counted game can be won from ``key`` (heights, then each column's
+        unmoved cards). Every move of it sends a card home or takes one off a column's
+        unmoved cards, so it has no cycles and the memo is exact. Raises `OutOfBudget`."""
+        if key in self.lost:
+            return False
+        if key in self.won:
+            return True
+        clock = self.clock
+        clock.nodes += 1
+        if clock.nodes % clock.every == 0:
+            clock.check(self.held())
+        for after in self._counted_moves(key):
+            if (after[0] == 13 and after[1] == 13 and after[2] == 13 and after[3] == 13) or (
+                    self.counted_won(after)):
+                self.won.add(key)
+                return True
+        self.lost.add(key)
+        return False
+
+    def _counted_moves(self, key: bytes) -> list[bytes]:
+        """The counted positions one move from ``key``: a relaxed move that changes the
+        heights or the unmoved cards, from any arrangement of the tokens their numbers
+        allow (`_fits`)."""
+        cols = self.cols
+        ncols = self.ncols
+        unmoved = [0] * 15
+        for i in range(ncols):
+            for h in range(key[4 + i]):
+                unmoved[cols[i][h] >> 2] += 1
+        tokens = [0] * 15  # tokens of each rank: cards neither home nor unmoved
+        for rank in range(1, 14):
+            home: i64 = 0
+            for s in range(4):
+                if key[s] >= rank:
+                    home += 1
+            tokens[rank] = 4 - home - unmoved[rank]
+        tops = [0] * ncols  # each column's top unmoved rank (0: empty)
+        bases = [0] * 15  # columns whose top unmoved card has each rank
+        for i in range(ncols):
+            k: i64 = key[4 + i]
+            if k:
+                tops[i] = cols[i][k - 1] >> 2
+                bases[tops[i]] += 1
+        out: list[bytes] = []
+        for i in range(ncols):
+            k = key[4 + i]
+            if not k:
+                continue
+            card: i64 = cols[i][k - 1]
+            r: i64 = card >> 2
+            s = card & 3
+            if key[s] == r - 1 and self._fits(tokens, bases, tops, i, -1, -1, 0):
+                after = bytearray(key)
+                after[s] += 1
+                after[4 + i] -= 1
+                out.append(bytes(after))
+            if k > 1:  # R1: a lone card stays
+                for j in range(ncols):
+                    if j == i or tops[j] <= r:
+                        continue
+                    if (tops[j] == r + 1 and self._fits(tokens, bases, tops, i, j, -1, 0)) or (
+                            tops[j] > r + 1 and self._fits(tokens, bases, tops, i, -1, j, r + 1)):
+                        after = bytearray(key)
+                        after[4 + i] -= 1
+                        out.append(bytes(after))
+                        break
+        for rank in range(1, 13):
+            if not tokens[rank]:
+                continue
+            for s in range(4):
+                if key[s] != rank - 1:
+                    continue
+                p: i64 = self.place[rank * 4 + s]
+                if p >= 0 and (p & 255) < key[4 + (p >> 8)]:
+                    continue  # that card is unmoved: a token cannot go home as it
+                for j in range(ncols):
+                    if tops[j] > rank and self._fits(tokens, bases, tops, -1, -1, j, rank):
+                        after = bytearray(key)
+                        after[s] += 1
+                        out.append(bytes(after))
+                        break
+        return out
+
+    def _fits(self, tokens: list[i64], bases: list[i64], tops: list[i64], bare: i64,
+              bare2: i64, run: i64, low: i64) -> bool:
+        """Whether the tokens can lie with columns ``bare`` and ``bare2`` (or -1) bearing none
+        and column ``run`` (or -1) bearing exactly the run from one below its top card down to
+        rank ``low``. A column bears a run from one below its top unmoved card down, so,
+        from the kings down, the tokens of a rank lie on runs going on from the rank above or
+        starting on a card of the rank above: there is an arrangement if and only if no rank
+        has more tokens than the rank above has tokens and free cards."""
+        t = list(tokens)
+        b = list(bases)
+        if bare >= 0:
+            b[tops[bare]] -= 1
+        if bare2 >= 0:
+            b[tops[bare2]] -= 1
+        if run >= 0:
+            b[tops[run]] -= 1
+            for r in range(low, tops[run]):
+                t[r] -= 1
+                if t[r] < 0:
+                    return False
+        return all(t[r] <= t[r + 1] + b[r + 1] for r in range(12, 0, -1))
 
     def steps(self, limit: i64) -> str:
         """Go on for ``limit`` more positions: "won", "lost", or "" when paused. The
@@ -87,7 +207,8 @@ class Relaxed:
                             after = bytearray(key)
                             after[at] -= 1
                             after[5 + 2 * j] += 1
-                            self._push(bytes(after))
+                            if tokens or self.counted_won(bytes(after[:4] + after[4::2])):
+                                self._push(bytes(after))
                 for s in range(4):
                     if key[s] != r - 1:
                         continue
@@ -105,7 +226,8 @@ class Relaxed:
                 if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
                     self.verdict = "won"
                     return "won"
-                self._push(h)
+                if self.counted_won(h[:4] + h[4::2]):
+                    self._push(h)
         self.verdict = "lost"
         return "lost"
 
