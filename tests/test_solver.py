@@ -307,29 +307,82 @@ def test_d4_fires_only_on_lost_positions() -> None:
     positions of the two games it runs in: it must never call a winnable one lost (its
     argument: every real line is a relaxed line), and it must fire."""
     from thirteen.solver.packer import engine_search
-    from thirteen.solver.relaxed import Relaxed
+    from thirteen.solver.relaxed import Counted, Relaxed
 
-    fired = won = 0
+    fired = counted_fired = won = 0
     for seed in range(150):
         rng = random.Random(seed)
         game = ("bakers-dozen", "good-measure")[seed % 2]
         state = small_position(get_variant(game), rng, rng.randint(4, 9), rng.randint(2, 5))
-        verdict = Relaxed(state, Clock(QUICK)).steps(100_000)
+        counted = Counted(state, Clock(QUICK))
+        verdict = Relaxed(counted).steps(100_000)
         exact = engine_search(state, Budget(max_nodes=3_000, max_seconds=30.0))
         if verdict == "lost":
             fired += 1
+            counted_fired += not counted.can_win(counted.start)
             assert exact.verdict == "unsolvable", format_board(state.to_layout())
         else:
-            assert verdict == "won"
+            assert verdict == "won" and counted.can_win(counted.start)
             won += exact.verdict == "solved"
-    assert fired >= 5 and won >= 5
+    assert counted_fired >= 5 and won >= 5
 
 
-def test_d4_proves_a_deal_the_full_search_takes_millions_for() -> None:
-    # Good Measure 285 is lost: the search without D4 took 1.0 million positions to prove
-    # it, and 6.2 million without D3 either (docs/benchmarks.md); its relaxed game is lost
-    # after 27,265, searched from 20,000 positions on.
-    result = solve(new_state("good-measure", 285), Budget(max_nodes=200_000, max_seconds=None))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 13), min_size=1, max_size=5), st.data())
+def test_counted_game_arranges_tokens_exactly_when_some_arrangement_exists(
+        tops: list[int], data: st.DataObject) -> None:
+    """Rule D4's counted game asks whether tokens of given numbers can lie on the columns
+    (each a run from one below its top unmoved card down); `arrangeable` answers from the
+    numbers alone. Against every arrangement, on small cases: columns left bare, or one
+    column bearing a given run, too."""
+    import itertools
+
+    from thirteen.solver.relaxed import arrangeable
+
+    runs = [data.draw(st.integers(0, max(top - 1, 0))) for top in tops]
+    tokens = [0] * 15
+    for top, n in zip(tops, runs, strict=True):
+        for r in range(top - n, top):
+            tokens[r] += 1
+    tokens = [max(0, t + data.draw(st.integers(-1, 1))) if r else 0 for r, t in enumerate(tokens)]
+    tokens[13] = tokens[14] = 0
+    bases = [0] * 15
+    for top in tops:
+        if top:
+            bases[top] += 1
+    bare = data.draw(st.integers(-1, len(tops) - 1))
+    run = data.draw(st.integers(-1, len(tops) - 1))
+    low = data.draw(st.integers(1, 13))
+    if run >= 0 and (run == bare or not 0 < low < tops[run]):
+        run = -1
+
+    def arranged(lengths: tuple[int, ...]) -> bool:
+        laid = [0] * 15
+        for i, (top, n) in enumerate(zip(tops, lengths, strict=True)):
+            if (i == bare and n) or (i == run and top - n != low):
+                return False
+            for r in range(top - n, top):
+                laid[r] += 1
+        return laid == tokens
+
+    choices = [range(top) if top else range(1) for top in tops]
+    exists = any(arranged(lengths) for lengths in itertools.product(*choices))
+    assert arrangeable(tokens, bases, tops, bare, -1, run, low) == exists
+
+
+def test_d4_proves_deals_the_full_search_takes_millions_for() -> None:
+    # Good Measure 285 and 204 are lost: the search without D4 took 1.0 and 5.8 million
+    # positions to prove them (docs/benchmarks.md). 285's counted game is lost at the start;
+    # 204's is won, and its relaxed game lost.
+    from thirteen.solver.relaxed import Counted, Relaxed
+
+    result = solve(new_state("good-measure", 285), QUICK)
+    assert result.verdict == "unsolvable" and "D4" in result.reason
+    assert result.nodes < 5_000
+    counted = Counted(new_state("good-measure", 204), Clock(QUICK))
+    assert counted.can_win(counted.start)
+    assert Relaxed(counted).steps(50_000) == "lost"
+    result = solve(new_state("good-measure", 204), QUICK)
     assert result.verdict == "unsolvable" and "D4" in result.reason
 
 
@@ -600,10 +653,10 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
     search.strong_dead = True  # rule D2 too, although it is off by default
     assert not search.dead()
     assert not (search.stuck_on and search.stuck())  # rule D3 (Baker's Dozen, Good Measure)
-    if search.stuck_on:  # rule D4, the relaxed game
-        from thirteen.solver.relaxed import Relaxed
+    if search.stuck_on:  # rule D4, the counted and the relaxed game
+        from thirteen.solver.relaxed import Counted, Relaxed
 
-        assert Relaxed(state, Clock(QUICK)).steps(20_000) != "lost"
+        assert Relaxed(Counted(state, Clock(QUICK))).steps(20_000) != "lost"
 
 
 # ---- the compiled build -----------------------------------------------------------------------
@@ -651,7 +704,7 @@ from thirteen.deal import deal
 from thirteen.game import start_state
 from thirteen.solver import Budget, fair_play, solve
 from thirteen.solver.common import Clock
-from thirteen.solver.relaxed import Relaxed
+from thirteen.solver.relaxed import Counted, Relaxed
 from thirteen.variants import get_variant
 out = []
 for game, number in {COMPARED + CALC_COMPARED!r}:
@@ -663,10 +716,12 @@ for game, number in {CALC_COMPARED!r}:
     v = get_variant(game)
     r = fair_play(start_state(v, deal(v, number)))
     out.append([r.verdict, [str(m) for m in r.moves]])
-for game, number in [("good-measure", 285), ("bakers-dozen", 1)]:  # rule D4's relaxed game
+for game, number in [("good-measure", 204), ("bakers-dozen", 1)]:  # rule D4's relaxed game
     v = get_variant(game)
     clock = Clock(Budget(None, None, None))
-    out.append([Relaxed(start_state(v, deal(v, number)), clock).steps(30_000), clock.nodes])
+    counted = Counted(start_state(v, deal(v, number)), clock)
+    verdict = Relaxed(counted).steps(30_000)
+    out.append([verdict, clock.nodes, [k.hex() for k in sorted(counted.lost)[:50]]])
 print(json.dumps(out))
 """
 

@@ -36,7 +36,7 @@ from .common import (
     key_bytes,
     table_bytes,
 )
-from .relaxed import Relaxed
+from .relaxed import Counted, Relaxed
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
@@ -213,6 +213,8 @@ class _Search:
             and not self.worry
         )
         self.stuck_on = self.dead_check and self.space == "none" and not probe  # D3: exhaustive
+        # Rule D4 (`hopeless`): the deal's counted game, shared by its searches (`portfolio`)
+        self.counted: Counted | None = None
         self._lay()
 
     # ---- rules -----------------------------------------------------------------------------
@@ -659,6 +661,36 @@ class _Search:
         self.stuck_nodes += n
         return True
 
+    def hopeless(self, m: i64, mark: i64) -> bool:
+        """Rule D4 inside a search (docs/solver.md): after move ``m`` and its safe moves
+        home, the trail's records from ``mark``, whether the counted game of the position
+        is lost. Asked only when the move changed what it reads, the heights or a column's
+        unmoved cards: a move home, or a card leaving a card it does not pack onto (an
+        unmoved card's place)."""
+        counted = self.counted
+        if counted is None:
+            return False
+        src = (m >> 8 & 31) - 4
+        dst = (m >> 4 & 15) - 2
+        cols = self.cols
+        if dst >= 0 and len(self.trail) == mark + 1 and len(cols[src]) and self.pack_ok[
+                cols[dst][-1] * 64 + cols[src][-1]]:
+            return False
+        key = bytearray(4 + self.ncols)
+        for s in range(4):
+            key[s] = self.fh[s]
+        for ci in range(self.ncols):
+            col = cols[ci]
+            k = len(col)
+            while k:  # down to the top unmoved card: on no host (0), or at the bottom (6)
+                c = col[k - 1]
+                code = i64(self.where[c >> 1]) >> (c & 1) * 4 & 7
+                if code == 0 or code == 6:
+                    break
+                k -= 1
+            key[4 + ci] = k
+        return not counted.can_win(bytes(key))
+
     def moves(self) -> vec[i64]:
         """Candidate moves as `_entry` ints, best first (safe moves home are already played)."""
         cols = self.cols
@@ -837,6 +869,7 @@ class _Search:
         every: i64 = clock.every
         dead_check = self.dead_check
         stuck_on = self.stuck_on
+        counted_on = self.counted is not None
         auto_on = self.auto_on
         cols = self.cols
         # Keys read before playing: most moves tried lead to a position seen before, and a
@@ -907,6 +940,13 @@ class _Search:
                 if cut:
                     self.take_back(mark)
                     continue
+            if counted_on:
+                clock.nodes = nodes
+                cut = self.hopeless(m, mark)
+                nodes = clock.nodes
+                if cut:
+                    self.take_back(mark)
+                    continue
             self.marks = append(self.marks, mark)
             stack.append(self.moves())
             self.pos = append(self.pos, 0)
@@ -946,9 +986,16 @@ def portfolio(main: _Search, state: PackerState,
     verdict = main.start()
     if verdict is not None:
         return verdict
-    # Rule D4 where D3 applies: the relaxed game (`Relaxed`), searched from the start after
-    # `RELAXED_AFTER` positions, as many positions a round as the main search's slice.
-    relaxed = Relaxed(state, clock) if main.stuck_on else None
+    # Rule D4 where D3 applies: the counted game, asked by every search after each move
+    # that changes it, and the relaxed game (`Relaxed`), searched from the start after
+    # `RELAXED_AFTER` positions, `RELAXED_SHARE` times the main search's slice a round.
+    counted = Counted(state, clock) if main.stuck_on else None
+    relaxed: Relaxed | None = None
+    if counted is not None:
+        if not counted.can_win(counted.start):
+            return "unsolvable", [], "dead end (rule D4) at the start"
+        main.counted = counted
+        relaxed = Relaxed(counted)
     limit = FIRST_SLICE
     seed = 0
     beams_run = 0
@@ -981,7 +1028,7 @@ def portfolio(main: _Search, state: PackerState,
             while owed > 0:
                 runs += 1
                 before = clock.nodes
-                nv = nested(state, budget, clock, runs, before + NESTED_CAP)
+                nv = nested(state, budget, clock, runs, before + NESTED_CAP, counted)
                 owed -= clock.nodes - before
                 if nv is not None:
                     return nv
@@ -1003,6 +1050,7 @@ def portfolio(main: _Search, state: PackerState,
             spent += size
             probe = _Search(state, budget, probe=True)
             probe.clock = clock
+            probe.counted = counted
             probe.noise = PROBE_NOISE
             if late or (seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER):
                 probe.weight = 0
@@ -1080,7 +1128,7 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
 
 
 def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
-           stop: int) -> tuple[Verdict, list[IMove], str] | None:
+           stop: int, counted: Counted | None = None) -> tuple[Verdict, list[IMove], str] | None:
     """A nested rollout search of level 1 from ``state`` (Cazenave's nested Monte Carlo
     search): in each position every move is tried with a `_playout` after it, the move
     that starts the best line found so far is played, and so on. A solution, or None when
@@ -1089,9 +1137,11 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
     move is chosen by where random lines after it lead (docs/solver.md, *Nested
     rollouts*). The Calculation solver's `_Rollouts` is the same method on its own
     positions, with a fixed level-0 policy and no ``path`` of keys: Calculation's moves
-    never lead back to a position already seen."""
+    never lead back to a position already seen. With ``counted`` (rule D4) no move is
+    tried into a lost position of the counted game."""
     s = _Search(state, budget, probe=True)
     s.clock = clock
+    s.counted = counted
     s.weight = 0  # the playouts' order is the noise, moves home first
     s.noise = PROBE_NOISE
     s.rng = random.Random(seed)
@@ -1108,7 +1158,7 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
                 return None
             mark = _play(s, m)
             k = s.key()
-            if k in path or (s.dead_check and s.dead()):
+            if k in path or (s.dead_check and s.dead()) or s.hopeless(m, mark):
                 s.take_back(mark)
                 continue
             if s.won():
@@ -1144,7 +1194,7 @@ def _playout(s: _Search, path: set[bytes]) -> tuple[i64, list[int]]:
                 s.take_back(mark0)
                 return WIN, line + [m & MOVE_MASK]
             k = s.key()
-            if k in seen or k in path or (s.dead_check and s.dead()):
+            if k in seen or k in path or (s.dead_check and s.dead()) or s.hopeless(m, mark):
                 s.take_back(mark)
                 continue
             seen.add(k)

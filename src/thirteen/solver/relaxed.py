@@ -12,7 +12,7 @@ cards on the same hosts, which the real search visits one by one, are one positi
 A coarser game still, the *counted* game, keeps only the pile heights and how many cards of
 each column are unmoved, and lets the tokens lie in any arrangement their numbers allow; it
 has no cycles, so a memo decides each of its positions once, and a relaxed position whose
-counted position is lost is lost (`Relaxed.counted_won`).
+counted position is lost is lost (`Counted`).
 """
 
 from __future__ import annotations
@@ -23,16 +23,11 @@ from ..packer import PackerState
 from .common import Clock, key_bytes, table_bytes
 
 
-class Relaxed:
-    """A depth-first search of the relaxed game from a position, run in slices (`steps`).
-
-    Cards are only ever taken off the top of their column's unmoved cards, and tokens are
-    packed on each other only in descending runs, so a column of the relaxed game is its
-    first ``k`` cards, unmoved, under a run of ``n`` tokens from one rank below the ``k``-th
-    card down: two numbers. A key is the four pile heights, then ``k`` and ``n`` for each
-    column. A lone card never moves (rule R1: its argument reads only the columns, and holds
-    here if a lone card that moves keeps its suit, which the relaxed game may allow: any card
-    may keep its suit without breaking D4's argument)."""
+class Counted:
+    """The counted game of a deal (see the module docstring), with its memo of won and lost
+    positions, shared by every search of the deal that asks it. A key is the four pile
+    heights, then how many cards of each column (numbered as in ``state``) are unmoved: its
+    first ``k`` cards."""
 
     def __init__(self, state: PackerState, clock: Clock) -> None:
         self.cols = [bytes(c.rank * 4 + c.suit for c in col) for col in state.columns]
@@ -43,51 +38,42 @@ class Relaxed:
         for ci in range(self.ncols):
             for h in range(len(self.cols[ci])):
                 self.place[self.cols[ci][h]] = ci * 256 + h
-        heights = [len(p) for p in state.foundations[:4]]
-        start = bytes(heights + [x for col in self.cols for x in (len(col), 0)])
-        self.seen: set[bytes] = {start}
-        self.stack: list[bytes] = [start]
+        self.heights = [len(p) for p in state.foundations[:4]]
+        self.start = bytes(self.heights + [len(col) for col in self.cols])
         self.clock = clock
-        self.key_size: i64 = key_bytes(start)
-        # the counted game's positions (heights, then each column's unmoved cards) known
-        # to be won and known to be lost
+        self.key_size: i64 = key_bytes(self.start)
         self.won: set[bytes] = set()
         self.lost: set[bytes] = set()
-        self.verdict = ""  # "won" or "lost" once known
-        if not self.counted_won(bytes(heights + [len(col) for col in self.cols])):
-            self.stack = []
 
     def held(self) -> int:
-        """The memory the search's tables hold until the clock's next check."""
+        """The memory the memo holds until the clock's next check."""
         every = self.clock.every
-        return (table_bytes(self.seen, self.key_size, every)
-                + table_bytes(self.won, self.key_size, every)
+        return (table_bytes(self.won, self.key_size, every)
                 + table_bytes(self.lost, self.key_size, every))
 
-    def counted_won(self, key: bytes) -> bool:
+    def can_win(self, key: bytes) -> bool:
         """Whether the counted game can be won from ``key`` (heights, then each column's
         unmoved cards). Every move of it sends a card home or takes one off a column's
         unmoved cards, so it has no cycles and the memo is exact. Raises `OutOfBudget`."""
         if key in self.lost:
             return False
-        if key in self.won:
+        if key in self.won or (key[0] == 13 and key[1] == 13 and key[2] == 13 and key[3] == 13):
             return True
         clock = self.clock
         clock.nodes += 1
         if clock.nodes % clock.every == 0:
             clock.check(self.held())
-        for after in self._counted_moves(key):
-            if (after[0] == 13 and after[1] == 13 and after[2] == 13 and after[3] == 13) or (
-                    self.counted_won(after)):
+        for after in self._moves(key):
+            if self.can_win(after):
                 self.won.add(key)
                 return True
         self.lost.add(key)
         return False
 
-    def _counted_moves(self, key: bytes) -> list[bytes]:
+    def _moves(self, key: bytes) -> list[bytes]:
         """The counted positions one move from ``key``: a relaxed move that changes the
         heights or the unmoved cards, from any arrangement of the tokens their numbers
-        allow (`_fits`)."""
+        allow (`arrangeable`)."""
         cols = self.cols
         ncols = self.ncols
         unmoved = [0] * 15
@@ -116,7 +102,7 @@ class Relaxed:
             card: i64 = cols[i][k - 1]
             r: i64 = card >> 2
             s = card & 3
-            if key[s] == r - 1 and self._fits(tokens, bases, tops, i, -1, -1, 0):
+            if key[s] == r - 1 and arrangeable(tokens, bases, tops, i, -1, -1, 0):
                 after = bytearray(key)
                 after[s] += 1
                 after[4 + i] -= 1
@@ -125,8 +111,8 @@ class Relaxed:
                 for j in range(ncols):
                     if j == i or tops[j] <= r:
                         continue
-                    if (tops[j] == r + 1 and self._fits(tokens, bases, tops, i, j, -1, 0)) or (
-                            tops[j] > r + 1 and self._fits(tokens, bases, tops, i, -1, j, r + 1)):
+                    if (tops[j] == r + 1 and arrangeable(tokens, bases, tops, i, j, -1, 0)) or (
+                            tops[j] > r + 1 and arrangeable(tokens, bases, tops, i, -1, j, r + 1)):
                         after = bytearray(key)
                         after[4 + i] -= 1
                         out.append(bytes(after))
@@ -141,43 +127,49 @@ class Relaxed:
                 if p >= 0 and (p & 255) < key[4 + (p >> 8)]:
                     continue  # that card is unmoved: a token cannot go home as it
                 for j in range(ncols):
-                    if tops[j] > rank and self._fits(tokens, bases, tops, -1, -1, j, rank):
+                    if tops[j] > rank and arrangeable(tokens, bases, tops, -1, -1, j, rank):
                         after = bytearray(key)
                         after[s] += 1
                         out.append(bytes(after))
                         break
         return out
 
-    def _fits(self, tokens: list[i64], bases: list[i64], tops: list[i64], bare: i64,
-              bare2: i64, run: i64, low: i64) -> bool:
-        """Whether the tokens can lie with columns ``bare`` and ``bare2`` (or -1) bearing none
-        and column ``run`` (or -1) bearing exactly the run from one below its top card down to
-        rank ``low``. A column bears a run from one below its top unmoved card down, so,
-        from the kings down, the tokens of a rank lie on runs going on from the rank above or
-        starting on a card of the rank above: there is an arrangement if and only if no rank
-        has more tokens than the rank above has tokens and free cards."""
-        t = list(tokens)
-        b = list(bases)
-        if bare >= 0:
-            b[tops[bare]] -= 1
-        if bare2 >= 0:
-            b[tops[bare2]] -= 1
-        if run >= 0:
-            b[tops[run]] -= 1
-            for r in range(low, tops[run]):
-                t[r] -= 1
-                if t[r] < 0:
-                    return False
-        return all(t[r] <= t[r + 1] + b[r + 1] for r in range(12, 0, -1))
+
+
+class Relaxed:
+    """A depth-first search of the relaxed game from a deal's start, run in slices (`steps`).
+
+    Cards are only ever taken off the top of their column's unmoved cards, and tokens are
+    packed on each other only in descending runs, so a column of the relaxed game is its
+    first ``k`` cards, unmoved, under a run of ``n`` tokens from one rank below the ``k``-th
+    card down: two numbers. A key is the four pile heights, then ``k`` and ``n`` for each
+    column. A lone card never moves (rule R1: its argument reads only the columns, and holds
+    here if a lone card that moves keeps its suit, which the relaxed game may allow: any card
+    may keep its suit without breaking D4's argument). Moves into a lost position of the
+    counted game are not tried."""
+
+    def __init__(self, counted: Counted) -> None:
+        self.counted = counted
+        start = bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0)])
+        self.seen: set[bytes] = {start}
+        self.stack: list[bytes] = [start] if counted.can_win(counted.start) else []
+        self.key_size: i64 = key_bytes(start)
+        self.verdict = ""  # "won" or "lost" once known
+
+    def held(self) -> int:
+        """The memory this search and the counted game's memo hold until the clock's next
+        check."""
+        return table_bytes(self.seen, self.key_size, self.counted.clock.every) + self.counted.held()
 
     def steps(self, limit: i64) -> str:
         """Go on for ``limit`` more positions: "won", "lost", or "" when paused. The
         positions count as the clock's nodes. Raises `OutOfBudget`."""
-        clock = self.clock
+        counted = self.counted
+        clock = counted.clock
         stack = self.stack
-        cols = self.cols
-        place = self.place
-        ncols = self.ncols
+        cols = counted.cols
+        place = counted.place
+        ncols = counted.ncols
         every: i64 = clock.every
         tops: list[i64] = [0] * ncols  # each column's top rank (0: empty)
         n: i64 = 0
@@ -207,7 +199,7 @@ class Relaxed:
                             after = bytearray(key)
                             after[at] -= 1
                             after[5 + 2 * j] += 1
-                            if tokens or self.counted_won(bytes(after[:4] + after[4::2])):
+                            if tokens or counted.can_win(bytes(after[:4] + after[4::2])):
                                 self._push(bytes(after))
                 for s in range(4):
                     if key[s] != r - 1:
@@ -226,7 +218,7 @@ class Relaxed:
                 if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
                     self.verdict = "won"
                     return "won"
-                if self.counted_won(h[:4] + h[4::2]):
+                if counted.can_win(h[:4] + h[4::2]):
                     self._push(h)
         self.verdict = "lost"
         return "lost"
@@ -235,3 +227,27 @@ class Relaxed:
         if key not in self.seen:
             self.seen.add(key)
             self.stack.append(key)
+
+
+def arrangeable(tokens: list[i64], bases: list[i64], tops: list[i64], bare: i64, bare2: i64,
+                run: i64, low: i64) -> bool:
+    """Whether the tokens can lie with columns ``bare`` and ``bare2`` (or -1) bearing none
+    and column ``run`` (or -1) bearing exactly the run from one below its top card down to
+    rank ``low``; ``bases`` counts the columns by the rank of their top unmoved card. A
+    column bears a run from one below its top unmoved card down, so, from the kings down,
+    the tokens of a rank lie on runs going on from the rank above or starting on a card of
+    the rank above: there is an arrangement if and only if no rank has more tokens than
+    the rank above has tokens and free cards (docs/solver.md, *D4*)."""
+    t = list(tokens)
+    b = list(bases)
+    if bare >= 0:
+        b[tops[bare]] -= 1
+    if bare2 >= 0:
+        b[tops[bare2]] -= 1
+    if run >= 0:
+        b[tops[run]] -= 1
+        for r in range(low, tops[run]):
+            t[r] -= 1
+            if t[r] < 0:
+                return False
+    return all(t[r] <= t[r + 1] + b[r + 1] for r in range(12, 0, -1))
