@@ -319,10 +319,10 @@ def test_d4_fires_only_on_lost_positions() -> None:
         exact = engine_search(state, Budget(max_nodes=3_000, max_seconds=30.0))
         if verdict == "lost":
             fired += 1
-            counted_fired += not counted.can_win(counted.start)
+            counted_fired += counted.ask(counted.start, 10**6) == 0
             assert exact.verdict == "unsolvable", format_board(state.to_layout())
         else:
-            assert verdict == "won" and counted.can_win(counted.start)
+            assert verdict == "won" and counted.ask(counted.start, 10**6) == 1
             won += exact.verdict == "solved"
     assert counted_fired >= 5 and won >= 5
 
@@ -380,7 +380,7 @@ def test_d4_proves_deals_the_full_search_takes_millions_for() -> None:
     assert result.verdict == "unsolvable" and "D4" in result.reason
     assert result.nodes < 5_000
     counted = Counted(new_state("good-measure", 204), Clock(QUICK))
-    assert counted.can_win(counted.start)
+    assert counted.ask(counted.start, 10**6) == 1
     assert Relaxed(counted).steps(50_000) == "lost"
     result = solve(new_state("good-measure", 204), QUICK)
     assert result.verdict == "unsolvable" and "D4" in result.reason

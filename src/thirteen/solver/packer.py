@@ -36,7 +36,7 @@ from .common import (
     key_bytes,
     table_bytes,
 )
-from .relaxed import Counted, Relaxed
+from .relaxed import QUESTION_LIMIT, Counted, Relaxed
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
@@ -689,7 +689,19 @@ class _Search:
                     break
                 k -= 1
             key[4 + ci] = k
-        return not counted.can_win(bytes(key))
+        known = bytes(key)
+        if known in counted.lost:
+            return True
+        if known in counted.won:
+            return False
+        # the counted game's own memory checks must see this search's tables too
+        clock = self.clock
+        others = clock.extra_bytes
+        clock.extra_bytes = others + table_bytes(self.tt, self.key_size, 0) + self.stuck_bytes
+        try:
+            return counted.ask(known, QUESTION_LIMIT) == 0
+        finally:
+            clock.extra_bytes = others
 
     def moves(self) -> vec[i64]:
         """Candidate moves as `_entry` ints, best first (safe moves home are already played)."""
@@ -977,10 +989,11 @@ def portfolio(main: _Search, state: PackerState,
     probes take, and others not at all (docs/solver.md, *Beams*). Before both, after
     `NESTED_AFTER` positions, half the probes' share goes to nested rollout searches
     (`nested`), which solve most of the deals that outlast the probes (*Nested rollouts*).
-    Where rule D3 applies, after `RELAXED_AFTER` positions the relaxed game of rule D4
-    (`Relaxed`) is searched from the start too, as many positions a round as the slice: if it
-    cannot be won the deal is lost, which it shows in far fewer positions than the
-    exhaustive search (*D4*).
+    Where rule D3 applies, every search drops moves into positions whose counted game of
+    rule D4 is lost (`Counted`, one memo for all), and after `RELAXED_AFTER` positions the
+    relaxed game (`Relaxed`) is searched from the start too, `RELAXED_SHARE` times the slice
+    a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
+    the exhaustive search (*D4*).
     """
     clock = main.clock
     verdict = main.start()
@@ -992,7 +1005,7 @@ def portfolio(main: _Search, state: PackerState,
     counted = Counted(state, clock) if main.stuck_on else None
     relaxed: Relaxed | None = None
     if counted is not None:
-        if not counted.can_win(counted.start):
+        if counted.ask(counted.start, QUESTION_LIMIT) == 0:
             return "unsolvable", [], "dead end (rule D4) at the start"
         main.counted = counted
         relaxed = Relaxed(counted)
@@ -1003,8 +1016,9 @@ def portfolio(main: _Search, state: PackerState,
     runs = 0
     owed = 0  # the same for nested rollouts
     while True:
-        # the main search counts its own tables, not the relaxed game's
-        clock.extra_bytes = relaxed.held() if relaxed is not None else 0
+        # the main search counts its own tables, not rule D4's
+        clock.extra_bytes = (relaxed.held() if relaxed is not None
+                             else counted.held() if counted is not None else 0)
         verdict = main.steps(limit)
         if verdict is not None:
             return verdict
@@ -1019,6 +1033,8 @@ def portfolio(main: _Search, state: PackerState,
                 relaxed = None  # it proves nothing: its memory goes back to the others
         if relaxed is not None:
             clock.extra_bytes += relaxed.held()
+        elif counted is not None:
+            clock.extra_bytes += counted.held()
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
         if clock.nodes >= NESTED_AFTER:

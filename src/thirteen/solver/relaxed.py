@@ -17,10 +17,22 @@ counted position is lost is lost (`Counted`).
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import i64
 
 from ..packer import PackerState
 from .common import Clock, key_bytes, table_bytes
+
+# At most this many new counted positions to answer one question of a search (`Counted.ask`):
+# the counted game can take a million positions to find a win (Baker's Dozen 766), and only
+# a loss is of use; the start of the relaxed search is asked without this cap, in slices.
+# (2,000 cost Baker's Dozen 766 9.9 s, 300 0.47 s: most questions that need more are won.)
+QUESTION_LIMIT: Final = 300
+
+
+class _Capped(Exception):
+    """A question to the counted game needs more positions than it may take."""
 
 
 class Counted:
@@ -44,12 +56,24 @@ class Counted:
         self.key_size: i64 = key_bytes(self.start)
         self.won: set[bytes] = set()
         self.lost: set[bytes] = set()
+        self.left: i64 = 0  # new positions the question being answered may still take
 
     def held(self) -> int:
         """The memory the memo holds until the clock's next check."""
         every = self.clock.every
         return (table_bytes(self.won, self.key_size, every)
                 + table_bytes(self.lost, self.key_size, every))
+
+    def ask(self, key: bytes, limit: i64) -> i64:
+        """1 if the counted game can be won from ``key`` (heights, then each column's unmoved
+        cards), 0 if not, -1 if knowing needs more than ``limit`` new positions. The memo
+        keeps everything decided, so asking again goes on where this stopped. Raises
+        `OutOfBudget`."""
+        self.left = limit
+        try:
+            return 1 if self.can_win(key) else 0
+        except _Capped:
+            return -1
 
     def can_win(self, key: bytes) -> bool:
         """Whether the counted game can be won from ``key`` (heights, then each column's
@@ -59,6 +83,9 @@ class Counted:
             return False
         if key in self.won or (key[0] == 13 and key[1] == 13 and key[2] == 13 and key[3] == 13):
             return True
+        if self.left <= 0:
+            raise _Capped
+        self.left -= 1
         clock = self.clock
         clock.nodes += 1
         if clock.nodes % clock.every == 0:
@@ -94,7 +121,8 @@ class Counted:
             if k:
                 tops[i] = cols[i][k - 1] >> 2
                 bases[tops[i]] += 1
-        out: list[bytes] = []
+        out: list[bytes] = []  # moves home first: the search stops at the first win
+        packs: list[bytes] = []
         for i in range(ncols):
             k = key[4 + i]
             if not k:
@@ -115,7 +143,7 @@ class Counted:
                             tops[j] > r + 1 and arrangeable(tokens, bases, tops, i, -1, j, r + 1)):
                         after = bytearray(key)
                         after[4 + i] -= 1
-                        out.append(bytes(after))
+                        packs.append(bytes(after))
                         break
         for rank in range(1, 13):
             if not tokens[rank]:
@@ -132,7 +160,7 @@ class Counted:
                         after[s] += 1
                         out.append(bytes(after))
                         break
-        return out
+        return out + packs
 
 
 
@@ -152,8 +180,9 @@ class Relaxed:
         self.counted = counted
         start = bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0)])
         self.seen: set[bytes] = {start}
-        self.stack: list[bytes] = [start] if counted.can_win(counted.start) else []
+        self.stack: list[bytes] = [start]
         self.key_size: i64 = key_bytes(start)
+        self.rooted = False  # whether the counted game of the start is known to be won
         self.verdict = ""  # "won" or "lost" once known
 
     def held(self) -> int:
@@ -171,6 +200,13 @@ class Relaxed:
         place = counted.place
         ncols = counted.ncols
         every: i64 = clock.every
+        if not self.rooted:  # first the counted game of the start, in slices too
+            answer = counted.ask(counted.start, limit)
+            if answer < 0:
+                return ""
+            self.rooted = True
+            if answer == 0:
+                self.stack = []
         tops: list[i64] = [0] * ncols  # each column's top rank (0: empty)
         n: i64 = 0
         while stack:
@@ -199,7 +235,8 @@ class Relaxed:
                             after = bytearray(key)
                             after[at] -= 1
                             after[5 + 2 * j] += 1
-                            if tokens or counted.can_win(bytes(after[:4] + after[4::2])):
+                            if tokens or counted.ask(bytes(after[:4] + after[4::2]),
+                                                     QUESTION_LIMIT):
                                 self._push(bytes(after))
                 for s in range(4):
                     if key[s] != r - 1:
@@ -218,7 +255,7 @@ class Relaxed:
                 if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
                     self.verdict = "won"
                     return "won"
-                if counted.can_win(h[:4] + h[4::2]):
+                if counted.ask(h[:4] + h[4::2], QUESTION_LIMIT):
                     self._push(h)
         self.verdict = "lost"
         return "lost"
