@@ -989,8 +989,8 @@ def portfolio(main: _Search, state: PackerState,
     probes take, and others not at all (docs/solver.md, *Beams*). Before both, after
     `NESTED_AFTER` positions, half the probes' share goes to nested rollout searches
     (`nested`), which solve most of the deals that outlast the probes (*Nested rollouts*).
-    Where rule D3 applies, every search drops moves into positions whose counted game of
-    rule D4 is lost (`Counted`, one memo for all), and after `RELAXED_AFTER` positions the
+    Where rule D3 applies, after `RELAXED_AFTER` positions every search drops moves into
+    positions whose counted game of rule D4 is lost (`Counted`, one memo for all), and the
     relaxed game (`Relaxed`) is searched from the start too, `RELAXED_SHARE` times the slice
     a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
     the exhaustive search (*D4*).
@@ -999,16 +999,12 @@ def portfolio(main: _Search, state: PackerState,
     verdict = main.start()
     if verdict is not None:
         return verdict
-    # Rule D4 where D3 applies: the counted game, asked by every search after each move
-    # that changes it, and the relaxed game (`Relaxed`), searched from the start after
-    # `RELAXED_AFTER` positions, `RELAXED_SHARE` times the main search's slice a round.
+    # Rule D4 where D3 applies, after `RELAXED_AFTER` positions (the deals decided sooner
+    # do without it): the counted game, asked by every search after each move that changes
+    # it, and the relaxed game (`Relaxed`), searched from the start, `RELAXED_SHARE` times
+    # the main search's slice a round.
     counted = Counted(state, clock) if main.stuck_on else None
-    relaxed: Relaxed | None = None
-    if counted is not None:
-        if counted.ask(counted.start, QUESTION_LIMIT) == 0:
-            return "unsolvable", [], "dead end (rule D4) at the start"
-        main.counted = counted
-        relaxed = Relaxed(counted)
+    relaxed = Relaxed(counted) if counted is not None else None
     limit = FIRST_SLICE
     seed = 0
     beams_run = 0
@@ -1025,7 +1021,11 @@ def portfolio(main: _Search, state: PackerState,
         spent = 0
         # the main search's tables, held while the others run
         clock.extra_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
-        if relaxed is not None and clock.nodes >= RELAXED_AFTER:
+        if counted is not None and main.counted is None and clock.nodes >= RELAXED_AFTER:
+            if counted.ask(counted.start, QUESTION_LIMIT) == 0:
+                return "unsolvable", [], "dead end (rule D4) at the start"
+            main.counted = counted
+        if relaxed is not None and main.counted is not None:
             rv = relaxed.steps(limit * RELAXED_SHARE)
             if rv == "lost":
                 return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
@@ -1044,7 +1044,7 @@ def portfolio(main: _Search, state: PackerState,
             while owed > 0:
                 runs += 1
                 before = clock.nodes
-                nv = nested(state, budget, clock, runs, before + NESTED_CAP, counted)
+                nv = nested(state, budget, clock, runs, before + NESTED_CAP, main.counted)
                 owed -= clock.nodes - before
                 if nv is not None:
                     return nv
@@ -1066,7 +1066,7 @@ def portfolio(main: _Search, state: PackerState,
             spent += size
             probe = _Search(state, budget, probe=True)
             probe.clock = clock
-            probe.counted = counted
+            probe.counted = main.counted
             probe.noise = PROBE_NOISE
             if late or (seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER):
                 probe.weight = 0
@@ -1276,7 +1276,7 @@ def luby(i: int) -> int:
 FIRST_SLICE: Final = 2000
 STUCK_AFTER: Final = 1_000_000  # positions; rule D3 runs at the start, then from here on
 STUCK_LIMIT: Final = 50_000  # positions at most in one search of rule D3 (`stuck`)
-RELAXED_AFTER: Final = 20_000  # positions; from then on rule D4's relaxed game is searched too
+RELAXED_AFTER: Final = 20_000  # positions; from then on rule D4 is asked, its relaxed game searched
 RELAXED_SHARE: Final = 2  # with this many times each slice
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
