@@ -71,11 +71,11 @@ class Counted:
         `OutOfBudget`."""
         self.left = limit
         try:
-            return 1 if self.can_win(key) else 0
+            return 1 if self._can_win(key) else 0
         except _Capped:
             return -1
 
-    def can_win(self, key: bytes) -> bool:
+    def _can_win(self, key: bytes) -> bool:
         """Whether the counted game can be won from ``key`` (heights, then each column's
         unmoved cards). Every move of it sends a card home or takes one off a column's
         unmoved cards, so it has no cycles and the memo is exact. Raises `OutOfBudget`."""
@@ -91,7 +91,7 @@ class Counted:
         if clock.nodes % clock.every == 0:
             clock.check(self.held())
         for after in self._moves(key):
-            if self.can_win(after):
+            if self._can_win(after):
                 self.won.add(key)
                 return True
         self.lost.add(key)
@@ -163,7 +163,6 @@ class Counted:
         return out + packs
 
 
-
 class Relaxed:
     """A depth-first search of the relaxed game from a deal's start, run in slices (`steps`).
 
@@ -183,7 +182,6 @@ class Relaxed:
         self.stack: list[bytes] = [start]
         self.key_size: i64 = key_bytes(start)
         self.rooted = False  # whether the counted game of the start is known to be won
-        self.verdict = ""  # "won" or "lost" once known
 
     def held(self) -> int:
         """The memory this search and the counted game's memo hold until the clock's next
@@ -253,11 +251,9 @@ class Relaxed:
                     homes.append(bytes(after))
             for h in homes:  # tried first: pushed last
                 if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
-                    self.verdict = "won"
                     return "won"
                 if counted.ask(h[:4] + h[4::2], QUESTION_LIMIT):
                     self._push(h)
-        self.verdict = "lost"
         return "lost"
 
     def _push(self, key: bytes) -> None:
