@@ -12,7 +12,7 @@ from ..game import State
 from .build import chosen_dir
 from .common import DEFAULT_BUDGET, Budget, Result, Verdict, collector_paused
 
-# The compiled modules (packer, calculation, and services which imports calculation) are
+# The compiled modules (packer with relaxed, calculation, and services which imports it) are
 # imported after this: so they can come from the mypyc build (`thirteen compile-solver`, see
 # .build) when one was built from this very source.
 _build = chosen_dir()

@@ -661,21 +661,31 @@ class _Search:
         self.stuck_nodes += n
         return True
 
-    def hopeless(self, m: i64, mark: i64) -> bool:
-        """Rule D4 inside a search (docs/solver.md): after move ``m`` and its safe moves
-        home, the trail's records from ``mark``, whether the counted game of the position
-        is lost. Asked only when the move changed what it reads, the heights or a column's
-        unmoved cards: a move home, or a card leaving a card it does not pack onto (an
-        unmoved card's place)."""
+    def changed(self, m: i64, mark: i64) -> bool:
+        """Whether move ``m``, played with its safe moves home (the trail's records from
+        ``mark``), may have changed what rules D3 and D4 read: it sent a card home, or a card
+        left a card it does not pack onto (an unmoved card's place). Any other move can be
+        undone at once."""
+        dst = (m >> 4 & 15) - 2
+        if dst < 0 or len(self.trail) > mark + 1:
+            return True
+        src = (m >> 8 & 31) - 4
+        cols = self.cols
+        return not len(cols[src]) or not self.pack_ok[cols[dst][-1] * 64 + cols[src][-1]]
+
+    def closed(self, m: i64, mark: i64) -> bool:
+        """Whether the position after move ``m`` (`changed`) is a proved dead end, by rule D1
+        or, if the move changed what it reads, rule D4: what the rollouts never enter."""
+        return (self.dead_check and self.dead()) or (
+            self.counted is not None and self.changed(m, mark) and self.hopeless())
+
+    def hopeless(self) -> bool:
+        """Rule D4 inside a search (docs/solver.md): whether the counted game of the
+        position (the heights, and each column's cards up to its top unmoved one) is lost."""
         counted = self.counted
         if counted is None:
             return False
-        src = (m >> 8 & 31) - 4
-        dst = (m >> 4 & 15) - 2
         cols = self.cols
-        if dst >= 0 and len(self.trail) == mark + 1 and len(cols[src]) and self.pack_ok[
-                cols[dst][-1] * 64 + cols[src][-1]]:
-            return False
         key = bytearray(4 + self.ncols)
         for s in range(4):
             key[s] = self.fh[s]
@@ -936,13 +946,12 @@ class _Search:
             if dead_check and self.dead():
                 self.take_back(mark)
                 continue
-            # Rule D3, where the answer may differ from the parent's: after a move home, or
-            # after a card left a card it could not go back onto. Any other move can be
-            # undone, so the position reaches what its parent reaches: asking would repeat
-            # the parent's answer (the parent was not cut, so it was not found stuck).
-            if stuck_on and nodes >= STUCK_AFTER and (
-                    dst < 0 or len(self.trail) > mark + 1
-                    or not self.pack_ok[cols[dst][-1] * 64 + cols[src][-1]]):
+            # Rules D3 and D4, where the answer may differ from the parent's (`changed`):
+            # any other move can be undone, so the position reaches what its parent
+            # reaches, and asking would repeat the parent's answer (not cut, so not lost).
+            late_d3 = stuck_on and nodes >= STUCK_AFTER
+            changed = (late_d3 or counted_on) and self.changed(m, mark)
+            if late_d3 and changed:
                 before = self.stuck_nodes
                 cut = self.stuck()
                 if self.stuck_nodes != before:
@@ -952,9 +961,9 @@ class _Search:
                 if cut:
                     self.take_back(mark)
                     continue
-            if counted_on:
+            if counted_on and changed:
                 clock.nodes = nodes
-                cut = self.hopeless(m, mark)
+                cut = self.hopeless()
                 nodes = clock.nodes
                 if cut:
                     self.take_back(mark)
@@ -1174,7 +1183,7 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
                 return None
             mark = _play(s, m)
             k = s.key()
-            if k in path or (s.dead_check and s.dead()) or s.hopeless(m, mark):
+            if k in path or s.closed(m, mark):
                 s.take_back(mark)
                 continue
             if s.won():
@@ -1210,7 +1219,7 @@ def _playout(s: _Search, path: set[bytes]) -> tuple[i64, list[int]]:
                 s.take_back(mark0)
                 return WIN, line + [m & MOVE_MASK]
             k = s.key()
-            if k in seen or k in path or (s.dead_check and s.dead()) or s.hopeless(m, mark):
+            if k in seen or k in path or s.closed(m, mark):
                 s.take_back(mark)
                 continue
             seen.add(k)

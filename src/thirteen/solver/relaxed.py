@@ -233,8 +233,7 @@ class Relaxed:
                             after = bytearray(key)
                             after[at] -= 1
                             after[5 + 2 * j] += 1
-                            if tokens or counted.ask(bytes(after[:4] + after[4::2]),
-                                                     QUESTION_LIMIT):
+                            if tokens or counted.ask(_counted(bytes(after)), QUESTION_LIMIT):
                                 self._push(bytes(after))
                 for s in range(4):
                     if key[s] != r - 1:
@@ -252,7 +251,7 @@ class Relaxed:
             for h in homes:  # tried first: pushed last
                 if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
                     return "won"
-                if counted.ask(h[:4] + h[4::2], QUESTION_LIMIT):
+                if counted.ask(_counted(h), QUESTION_LIMIT):
                     self._push(h)
         return "lost"
 
@@ -260,6 +259,11 @@ class Relaxed:
         if key not in self.seen:
             self.seen.add(key)
             self.stack.append(key)
+
+
+def _counted(key: bytes) -> bytes:
+    """The counted position of a relaxed one: the heights and each column's unmoved cards."""
+    return key[:4] + key[4::2]
 
 
 def arrangeable(tokens: list[i64], bases: list[i64], tops: list[i64], bare: i64, bare2: i64,
