@@ -327,17 +327,17 @@ def test_d4_fires_only_on_lost_positions() -> None:
     assert counted_fired >= 5 and won >= 5
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.integers(0, 13), min_size=1, max_size=5), st.data())
 def test_counted_game_arranges_tokens_exactly_when_some_arrangement_exists(
         tops: list[int], data: st.DataObject) -> None:
     """Rule D4's counted game asks whether tokens of given numbers can lie on the columns
-    (each a run from one below its top unmoved card down); `arrangeable` answers from the
-    numbers alone. Against every arrangement, on small cases: columns left bare, or one
-    column bearing a given run, too."""
+    (each a run from one below its top unmoved card down); `Room.arrangeable` answers from
+    the numbers alone. Against every arrangement, on small cases: one or two columns left
+    bare, some other column bearing a run ending at a given rank, or both."""
     import itertools
 
-    from thirteen.solver.relaxed import arrangeable
+    from thirteen.solver.relaxed import Room
 
     runs = [data.draw(st.integers(0, max(top - 1, 0))) for top in tops]
     tokens = [0] * 15
@@ -351,23 +351,29 @@ def test_counted_game_arranges_tokens_exactly_when_some_arrangement_exists(
         if top:
             bases[top] += 1
     bare = data.draw(st.integers(-1, len(tops) - 1))
-    run = data.draw(st.integers(-1, len(tops) - 1))
-    low = data.draw(st.integers(1, 13))
-    if run >= 0 and (run == bare or not 0 < low < tops[run]):
-        run = -1
+    bare2 = data.draw(st.integers(-1, len(tops) - 1))
+    if bare2 == bare:
+        bare2 = -1
+    low = data.draw(st.integers(0, 13))
+    if low and any(i >= 0 and tops[i] >= low for i in (bare, bare2)):
+        low = 0  # the bare columns' tops are below the run's end
 
     def arranged(lengths: tuple[int, ...]) -> bool:
         laid = [0] * 15
         for i, (top, n) in enumerate(zip(tops, lengths, strict=True)):
-            if (i == bare and n) or (i == run and top - n != low):
+            if i in (bare, bare2) and n:
                 return False
             for r in range(top - n, top):
                 laid[r] += 1
-        return laid == tokens
+        return laid == tokens and (not low or any(
+            n and top - n == low for top, n in zip(tops, lengths, strict=True)))
 
     choices = [range(top) if top else range(1) for top in tops]
     exists = any(arranged(lengths) for lengths in itertools.product(*choices))
-    assert arrangeable(tokens, bases, tops, bare, -1, run, low) == exists
+    top_of = [tops[i] if i >= 0 else 0 for i in (bare, bare2)]
+    room = Room()
+    room.load(tokens, bases)
+    assert room.arrangeable(top_of[0], top_of[1], low) == exists
 
 
 def test_d4_proves_deals_the_full_search_takes_millions_for() -> None:
@@ -720,7 +726,7 @@ for game, number in [("good-measure", 204), ("bakers-dozen", 1)]:  # rule D4's r
     clock = Clock(Budget(None, None, None))
     counted = Counted(start_state(v, deal(v, number)), clock)
     verdict = Relaxed(counted).steps(30_000)
-    out.append([verdict, clock.nodes, [k.hex() for k in sorted(counted.lost)[:50]]])
+    out.append([verdict, clock.nodes, [hex(k) for k in sorted(counted.lost)[:50]]])
 print(json.dumps(out))
 """
 

@@ -686,9 +686,9 @@ class _Search:
         if counted is None:
             return False
         cols = self.cols
-        key = bytearray(4 + self.ncols)
+        counts = bytearray(4 + self.ncols)
         for s in range(4):
-            key[s] = self.fh[s]
+            counts[s] = self.fh[s]
         for ci in range(self.ncols):
             col = cols[ci]
             k = len(col)
@@ -698,18 +698,17 @@ class _Search:
                 if code == 0 or code == 6:
                     break
                 k -= 1
-            key[4 + ci] = k
-        known = bytes(key)
-        if known in counted.lost:
-            return True
-        if known in counted.won:
-            return False
+            counts[4 + ci] = k
+        key = counted.encode(counts, 4, 1)
+        known = counted.known(key)
+        if known >= 0:
+            return known == 0
         # the counted game's own memory checks must see this search's tables too
         clock = self.clock
         others = clock.extra_bytes
         clock.extra_bytes = others + table_bytes(self.tt, self.key_size, 0) + self.stuck_bytes
         try:
-            return counted.ask(known, QUESTION_LIMIT) == 0
+            return counted.ask(key, QUESTION_LIMIT) == 0
         finally:
             clock.extra_bytes = others
 

@@ -37,26 +37,50 @@ class _Capped(Exception):
 
 class Counted:
     """The counted game of a deal (see the module docstring), with its memo of won and lost
-    positions, shared by every search of the deal that asks it. A key is the four pile
-    heights, then how many cards of each column (numbered as in ``state``) are unmoved: its
-    first ``k`` cards."""
+    positions, shared by every search of the deal that asks it. A key is one integer
+    (`encode`): four bits for each pile height, then ``width`` bits for each column
+    (numbered as in ``state``) telling how many of its cards are unmoved (its first ``k``).
+    Integers, not bytes: a move is one addition, and the memo's millions of keys hash fast."""
 
     def __init__(self, state: PackerState, clock: Clock) -> None:
         self.cols = [bytes(c.rank * 4 + c.suit for c in col) for col in state.columns]
         self.ncols: i64 = len(self.cols)
+        self.width: i64 = max(len(col) for col in self.cols).bit_length() or 1
         # column * 256 + height of each card code in a column (-1 elsewhere), to ask
         # whether it is still unmoved: its height is under its column's ``k``
         self.place = [-1] * 64
         for ci in range(self.ncols):
             for h in range(len(self.cols[ci])):
                 self.place[self.cols[ci][h]] = ci * 256 + h
+        # the ranks of each column's first k cards, counted in four bits a rank, for each k:
+        # adding one entry per column counts the unmoved cards of every rank at once
+        self.ranks = [[sum(1 << 4 * (c >> 2) for c in col[:k]) for k in range(len(col) + 1)]
+                      for col in self.cols]
+        # what a key gains with one more unmoved card in each column (mypyc 2.4 shifts the
+        # literal 1 by an i64 in 32 bits: hence int())
+        self.units = [1 << int(16 + self.width * i) for i in range(self.ncols)]
         self.heights = [len(p) for p in state.foundations[:4]]
-        self.start = bytes(self.heights + [len(col) for col in self.cols])
+        self.start = self.encode(bytes(self.heights + [len(col) for col in self.cols]), 4, 1)
         self.clock = clock
-        self.key_size: i64 = key_bytes(self.start)
-        self.won: set[bytes] = set()
-        self.lost: set[bytes] = set()
+        self.key_size: i64 = key_bytes(self.units[-1] << self.width)  # above every key
+        self.won: set[int] = set()
+        self.lost: set[int] = set()
         self.left: i64 = 0  # new positions the question being answered may still take
+        self.mask: i64 = (1 << int(self.width)) - 1
+        # `_moves` works in these, refilled for each position (it returns before the next)
+        self.scratch_heights = [0] * 4
+        self.scratch_ks = [0] * self.ncols
+        self.scratch_tokens = [0] * 15
+        self.scratch_bases = [0] * 15
+        self.room = Room()
+
+    def encode(self, counts: bytes | bytearray, first: i64, step: i64) -> int:
+        """The key of a counted position given as bytes: the four pile heights, then column
+        ``i``'s unmoved cards at ``first + step * i``."""
+        key = counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12
+        for i in range(self.ncols):
+            key += counts[first + step * i] * self.units[i]
+        return key
 
     def held(self) -> int:
         """The memory the memo holds until the clock's next check."""
@@ -64,24 +88,27 @@ class Counted:
         return (table_bytes(self.won, self.key_size, every)
                 + table_bytes(self.lost, self.key_size, every))
 
-    def ask(self, key: bytes, limit: i64) -> i64:
-        """1 if the counted game can be won from ``key`` (heights, then each column's unmoved
-        cards), 0 if not, -1 if knowing needs more than ``limit`` new positions. The memo
-        keeps everything decided, so asking again goes on where this stopped. Raises
-        `OutOfBudget`."""
+    def known(self, key: int) -> i64:
+        """1 if the memo holds ``key`` as won, 0 as lost, -1 if it does not hold it."""
+        return 0 if key in self.lost else 1 if key in self.won else -1
+
+    def ask(self, key: int, limit: i64) -> i64:
+        """1 if the counted game can be won from ``key``, 0 if not, -1 if knowing needs more
+        than ``limit`` new positions. The memo keeps everything decided, so asking again
+        goes on where this stopped. Raises `OutOfBudget`."""
         self.left = limit
         try:
             return 1 if self._can_win(key) else 0
         except _Capped:
             return -1
 
-    def _can_win(self, key: bytes) -> bool:
-        """Whether the counted game can be won from ``key`` (heights, then each column's
-        unmoved cards). Every move of it sends a card home or takes one off a column's
-        unmoved cards, so it has no cycles and the memo is exact. Raises `OutOfBudget`."""
+    def _can_win(self, key: int) -> bool:
+        """Whether the counted game can be won from ``key``. Every move of it sends a card
+        home or takes one off a column's unmoved cards, so it has no cycles and the memo is
+        exact. Raises `OutOfBudget`."""
         if key in self.lost:
             return False
-        if key in self.won or (key[0] == 13 and key[1] == 13 and key[2] == 13 and key[3] == 13):
+        if key in self.won or key & 0xFFFF == 0xDDDD:  # every pile at its king (13)
             return True
         if self.left <= 0:
             raise _Capped
@@ -97,69 +124,65 @@ class Counted:
         self.lost.add(key)
         return False
 
-    def _moves(self, key: bytes) -> list[bytes]:
+    def _moves(self, key: int) -> list[int]:
         """The counted positions one move from ``key``: a relaxed move that changes the
         heights or the unmoved cards, from any arrangement of the tokens their numbers
         allow (`arrangeable`)."""
         cols = self.cols
         ncols = self.ncols
-        unmoved = [0] * 15
+        width = self.width
+        mask = self.mask
+        heights = self.scratch_heights
+        for s in range(4):
+            heights[s] = key >> 4 * s & 15
+        ks = self.scratch_ks
+        counts = 0  # the unmoved cards of each rank, four bits a rank
         for i in range(ncols):
-            for h in range(key[4 + i]):
-                unmoved[cols[i][h] >> 2] += 1
-        tokens = [0] * 15  # tokens of each rank: cards neither home nor unmoved
+            ks[i] = key >> 16 + width * i & mask
+            counts += self.ranks[i][ks[i]]
+        tokens = self.scratch_tokens  # tokens of each rank: cards neither home nor unmoved
         for rank in range(1, 14):
             home: i64 = 0
             for s in range(4):
-                if key[s] >= rank:
+                if heights[s] >= rank:
                     home += 1
-            tokens[rank] = 4 - home - unmoved[rank]
-        tops = [0] * ncols  # each column's top unmoved rank (0: empty)
-        bases = [0] * 15  # columns whose top unmoved card has each rank
+            tokens[rank] = 4 - home - (counts >> 4 * rank & 15)
+        bases = self.scratch_bases  # columns whose top unmoved card has each rank
+        for rank in range(15):
+            bases[rank] = 0
         for i in range(ncols):
-            k: i64 = key[4 + i]
+            k: i64 = ks[i]
             if k:
-                tops[i] = cols[i][k - 1] >> 2
-                bases[tops[i]] += 1
-        out: list[bytes] = []  # moves home first: the search stops at the first win
-        packs: list[bytes] = []
+                bases[cols[i][k - 1] >> 2] += 1
+        room = self.room
+        room.load(tokens, bases)
+        out: list[int] = []  # moves home first: the search stops at the first win
+        packs: list[int] = []
         for i in range(ncols):
-            k = key[4 + i]
+            k = ks[i]
             if not k:
                 continue
+            taken = key - self.units[i]  # one unmoved card fewer in column i
             card: i64 = cols[i][k - 1]
             r: i64 = card >> 2
             s = card & 3
-            if key[s] == r - 1 and arrangeable(tokens, bases, tops, i, -1, -1, 0):
-                after = bytearray(key)
-                after[s] += 1
-                after[4 + i] -= 1
-                out.append(bytes(after))
-            if k > 1:  # R1: a lone card stays
-                for j in range(ncols):
-                    if j == i or tops[j] <= r:
-                        continue
-                    if (tops[j] == r + 1 and arrangeable(tokens, bases, tops, i, j, -1, 0)) or (
-                            tops[j] > r + 1 and arrangeable(tokens, bases, tops, i, -1, j, r + 1)):
-                        after = bytearray(key)
-                        after[4 + i] -= 1
-                        packs.append(bytes(after))
-                        break
+            if heights[s] == r - 1 and room.arrangeable(r, 0, 0):
+                out.append(taken + (1 << 4 * s))
+            # R1: a lone card stays; a card of rank r lands on a bare column of top r + 1 or
+            # on a run ending at r + 1
+            if k > 1 and r < 13 and (bases[r + 1] and room.arrangeable(r, r + 1, 0)
+                                     or room.arrangeable(r, 0, r + 1)):
+                packs.append(taken)
         for rank in range(1, 13):
-            if not tokens[rank]:
-                continue
+            if not room.arrangeable(0, 0, rank):
+                continue  # no column may bear a run ending at a token of this rank
             for s in range(4):
-                if key[s] != rank - 1:
+                if heights[s] != rank - 1:
                     continue
                 p: i64 = self.place[rank * 4 + s]
-                if p >= 0 and (p & 255) < key[4 + (p >> 8)]:
+                if p >= 0 and (p & 255) < ks[p >> 8]:
                     continue  # that card is unmoved: a token cannot go home as it
-                for j in range(ncols):
-                    if tops[j] > rank and arrangeable(tokens, bases, tops, -1, -1, j, rank):
-                        after = bytearray(key)
-                        after[s] += 1
-                        out.append(bytes(after))
-                        break
+                out.append(key + (1 << 4 * s))
         return out + packs
 
 
@@ -233,7 +256,7 @@ class Relaxed:
                             after = bytearray(key)
                             after[at] -= 1
                             after[5 + 2 * j] += 1
-                            if tokens or counted.ask(_counted(bytes(after)), QUESTION_LIMIT):
+                            if tokens or counted.ask(counted.encode(after, 4, 2), QUESTION_LIMIT):
                                 self._push(bytes(after))
                 for s in range(4):
                     if key[s] != r - 1:
@@ -251,7 +274,7 @@ class Relaxed:
             for h in homes:  # tried first: pushed last
                 if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
                     return "won"
-                if counted.ask(_counted(h), QUESTION_LIMIT):
+                if counted.ask(counted.encode(h, 4, 2), QUESTION_LIMIT):
                     self._push(h)
         return "lost"
 
@@ -261,30 +284,47 @@ class Relaxed:
             self.stack.append(key)
 
 
-def _counted(key: bytes) -> bytes:
-    """The counted position of a relaxed one: the heights and each column's unmoved cards."""
-    return key[:4] + key[4::2]
 
 
-def arrangeable(tokens: list[i64], bases: list[i64], tops: list[i64], bare: i64, bare2: i64,
-                run: i64, low: i64) -> bool:
-    """Whether the tokens can lie with columns ``bare`` and ``bare2`` (or -1) bearing none
-    and column ``run`` (or -1) bearing exactly the run from one below its top card down to
-    rank ``low``; ``bases`` counts the columns by the rank of their top unmoved card. A
-    column bears a run from one below its top unmoved card down, so, from the kings down,
-    the tokens of a rank lie on runs going on from the rank above or starting on a card of
-    the rank above: there is an arrangement if and only if no rank has more tokens than
-    the rank above has tokens and free cards (docs/solver.md, *D4*)."""
-    t = list(tokens)
-    b = list(bases)
-    if bare >= 0:
-        b[tops[bare]] -= 1
-    if bare2 >= 0:
-        b[tops[bare2]] -= 1
-    if run >= 0:
-        b[tops[run]] -= 1
-        for r in range(low, tops[run]):
-            t[r] -= 1
-            if t[r] < 0:
-                return False
-    return all(t[r] <= t[r + 1] + b[r + 1] for r in range(12, 0, -1))
+class Room:
+    """Where the tokens of a counted position may lie (docs/solver.md, *D4*): computed once
+    per position from the tokens of each rank and the columns counted by the rank of their
+    top unmoved card, so that `arrangeable` answers each question in a few steps.
+
+    A column bears a run of tokens from one below its top unmoved card down, so, from the
+    kings down, the tokens of a rank lie on runs going on from the rank above or starting on
+    a card of the rank above: there is an arrangement if and only if no rank has more tokens
+    than the rank above has tokens and free cards."""
+
+    def __init__(self) -> None:
+        # space[r] (1-12): how many more tokens of rank r could lie on the rank above
+        self.space = [0] * 14
+        self.none = False  # some rank has too many tokens already: no arrangement at all
+        # runs[q]: some column's top card is above q and there are tokens of every rank from
+        # q up to one below it, so that column may bear a run ending at q
+        self.runs = [False] * 15
+
+    def load(self, tokens: list[i64], bases: list[i64]) -> None:
+        """Read the tokens of each rank and the columns counted by their top card's rank."""
+        self.none = False
+        for r in range(12, 0, -1):
+            self.space[r] = tokens[r + 1] + bases[r + 1] - tokens[r]
+            self.none = self.none or self.space[r] < 0
+            self.runs[r] = tokens[r] > 0 and (bases[r + 1] > 0 or self.runs[r + 1])
+
+    def arrangeable(self, bare: i64, bare2: i64, low: i64) -> bool:
+        """Whether the tokens can lie with a column whose top unmoved card has rank ``bare``
+        and another whose top has rank ``bare2`` (0: no such column) bearing none, and some
+        other column bearing a run whose last token has rank ``low`` (0: none), the bare
+        columns' tops below ``low``. A bare column of top rank ``x`` takes one from the space
+        of rank ``x - 1``; the run's column takes one from rank ``low - 1`` (its card and its
+        tokens from ``low`` up, taken out, cancel above that)."""
+        if self.none or (low and not self.runs[low]):
+            return False
+        space = self.space
+        a = bare - 1
+        b = bare2 - 1
+        c = low - 1
+        return ((a < 1 or space[a] >= 1 + (b == a) + (c == a))
+                and (b < 1 or space[b] >= 1 + (a == b) + (c == b))
+                and (c < 1 or space[c] >= 1 + (a == c) + (b == c)))
