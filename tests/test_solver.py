@@ -337,6 +337,9 @@ def test_counted_game_arranges_tokens_exactly_when_some_arrangement_exists(
     bare, some other column bearing a run ending at a given rank, or both."""
     import itertools
 
+    from librt.vecs import vec
+    from mypy_extensions import i64
+
     from thirteen.solver.relaxed import Room
 
     runs = [data.draw(st.integers(0, max(top - 1, 0))) for top in tops]
@@ -372,7 +375,7 @@ def test_counted_game_arranges_tokens_exactly_when_some_arrangement_exists(
     exists = any(arranged(lengths) for lengths in itertools.product(*choices))
     top_of = [tops[i] if i >= 0 else 0 for i in (bare, bare2)]
     room = Room()
-    room.load(tokens, bases)
+    room.load(vec[i64](tokens), vec[i64](bases))
     assert room.arrangeable(top_of[0], top_of[1], low) == exists
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from ..packer import PackerState
@@ -54,8 +55,12 @@ class Counted:
                 self.place[self.cols[ci][h]] = ci * 256 + h
         # the ranks of each column's first k cards, counted in four bits a rank, for each k:
         # adding one entry per column counts the unmoved cards of every rank at once
-        self.ranks = [[sum(1 << 4 * (c >> 2) for c in col[:k]) for k in range(len(col) + 1)]
-                      for col in self.cols]
+        self.stride: i64 = max(len(col) for col in self.cols) + 1
+        self.ranks = vec[i64]([0] * (self.ncols * self.stride))  # column * stride + k
+        for ci in range(self.ncols):
+            for k in range(1, len(self.cols[ci]) + 1):
+                self.ranks[ci * self.stride + k] = (self.ranks[ci * self.stride + k - 1]
+                                                    + (1 << int(4 * (self.cols[ci][k - 1] >> 2))))
         # what a key gains with one more unmoved card in each column (mypyc 2.4 shifts the
         # literal 1 by an i64 in 32 bits: hence int())
         self.units = [1 << int(16 + self.width * i) for i in range(self.ncols)]
@@ -68,10 +73,10 @@ class Counted:
         self.left: i64 = 0  # new positions the question being answered may still take
         self.mask: i64 = (1 << int(self.width)) - 1
         # `_moves` works in these, refilled for each position (it returns before the next)
-        self.scratch_heights = [0] * 4
-        self.scratch_ks = [0] * self.ncols
-        self.scratch_tokens = [0] * 15
-        self.scratch_bases = [0] * 15
+        self.scratch_heights = vec[i64]([0] * 4)
+        self.scratch_ks = vec[i64]([0] * self.ncols)
+        self.scratch_tokens = vec[i64]([0] * 15)
+        self.scratch_bases = vec[i64]([0] * 15)
         self.room = Room()
 
     def encode(self, counts: bytes | bytearray, first: i64, step: i64) -> int:
@@ -127,19 +132,20 @@ class Counted:
     def _moves(self, key: int) -> list[int]:
         """The counted positions one move from ``key``: a relaxed move that changes the
         heights or the unmoved cards, from any arrangement of the tokens their numbers
-        allow (`arrangeable`)."""
+        allow (`Room.arrangeable`)."""
         cols = self.cols
         ncols = self.ncols
         width = self.width
         mask = self.mask
+        stride = self.stride
         heights = self.scratch_heights
         for s in range(4):
             heights[s] = key >> 4 * s & 15
         ks = self.scratch_ks
-        counts = 0  # the unmoved cards of each rank, four bits a rank
+        counts: i64 = 0  # the unmoved cards of each rank, four bits a rank
         for i in range(ncols):
             ks[i] = key >> 16 + width * i & mask
-            counts += self.ranks[i][ks[i]]
+            counts += self.ranks[i * stride + ks[i]]
         tokens = self.scratch_tokens  # tokens of each rank: cards neither home nor unmoved
         for rank in range(1, 14):
             home: i64 = 0
@@ -228,7 +234,7 @@ class Relaxed:
             self.rooted = True
             if answer == 0:
                 self.stack = []
-        tops: list[i64] = [0] * ncols  # each column's top rank (0: empty)
+        tops = vec[i64]([0] * ncols)  # each column's top rank (0: empty)
         n: i64 = 0
         while stack:
             if n >= limit:
@@ -298,19 +304,19 @@ class Room:
 
     def __init__(self) -> None:
         # space[r] (1-12): how many more tokens of rank r could lie on the rank above
-        self.space = [0] * 14
+        self.space = vec[i64]([0] * 14)
         self.none = False  # some rank has too many tokens already: no arrangement at all
-        # runs[q]: some column's top card is above q and there are tokens of every rank from
-        # q up to one below it, so that column may bear a run ending at q
-        self.runs = [False] * 15
+        # runs[q]: 1 if some column's top card is above q and there are tokens of every rank
+        # from q up to one below it, so that column may bear a run ending at q
+        self.runs = vec[i64]([0] * 15)
 
-    def load(self, tokens: list[i64], bases: list[i64]) -> None:
+    def load(self, tokens: vec[i64], bases: vec[i64]) -> None:
         """Read the tokens of each rank and the columns counted by their top card's rank."""
         self.none = False
         for r in range(12, 0, -1):
             self.space[r] = tokens[r + 1] + bases[r + 1] - tokens[r]
             self.none = self.none or self.space[r] < 0
-            self.runs[r] = tokens[r] > 0 and (bases[r + 1] > 0 or self.runs[r + 1])
+            self.runs[r] = tokens[r] > 0 and (bases[r + 1] > 0 or self.runs[r + 1] > 0)
 
     def arrangeable(self, bare: i64, bare2: i64, low: i64) -> bool:
         """Whether the tokens can lie with a column whose top unmoved card has rank ``bare``
