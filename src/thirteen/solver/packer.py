@@ -36,7 +36,7 @@ from .common import (
     key_bytes,
     table_bytes,
 )
-from .relaxed import QUESTION_LIMIT, Counted, Relaxed
+from .relaxed import QUESTION_LIMIT, Counted, Relaxed, fits
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
@@ -1011,7 +1011,7 @@ def portfolio(main: _Search, state: PackerState,
     # do without it): the counted game, asked by every search after each move that changes
     # it, and the relaxed game (`Relaxed`), searched from the start, `RELAXED_SHARE` times
     # the main search's slice a round.
-    counted = Counted(state, clock) if main.stuck_on else None
+    counted = Counted(state, clock) if main.stuck_on and fits(state) else None
     relaxed = Relaxed(counted) if counted is not None else None
     limit = FIRST_SLICE
     seed = 0

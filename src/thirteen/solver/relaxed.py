@@ -36,12 +36,21 @@ class _Capped(Exception):
     """A question to the counted game needs more positions than it may take."""
 
 
+def fits(state: PackerState) -> bool:
+    """Whether the counted keys of this deal fit in 62 bits, as the compiled counted game
+    needs (mypyc computes an integer with an ``i64`` in 64 bits). Every dealt layout does
+    (Baker's Dozen: 55 bits); a layout typed in with long columns may not, and does without
+    rule D4."""
+    return 16 + max(len(col) for col in state.columns).bit_length() * len(state.columns) <= 62
+
+
 class Counted:
     """The counted game of a deal (see the module docstring), with its memo of won and lost
     positions, shared by every search of the deal that asks it. A key is one integer
     (`encode`): four bits for each pile height, then ``width`` bits for each column
-    (numbered as in ``state``) telling how many of its cards are unmoved (its first ``k``).
-    Integers, not bytes: a move is one addition, and the memo's millions of keys hash fast."""
+    (numbered as in ``state``) telling how many of its cards are unmoved (its first ``k``);
+    at most 62 bits (`fits`). Integers, not bytes: a move is one addition, and the memo's
+    millions of keys hash fast."""
 
     def __init__(self, state: PackerState, clock: Clock) -> None:
         self.cols = [bytes(c.rank * 4 + c.suit for c in col) for col in state.columns]
