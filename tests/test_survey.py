@@ -239,6 +239,25 @@ def test_report_of_a_small_db(small_db: Path) -> None:
     assert "thirteen survey bakers-dozen --deals 1-10 --max-nodes 1000 --max-seconds 30" in text
 
 
+def test_report_reproduce_command_parses_with_large_budgets(tmp_path: Path) -> None:
+    """The reproduce line is a command to run: a budget of a million positions is written
+    out in digits (``1e+06`` is refused by ``--max-nodes``), and the CLI accepts it."""
+    from thirteen.cli import build_parser
+
+    db = tmp_path / "big.sqlite3"
+    with connect(db) as c:
+        for d in range(1, 4):
+            row = fake_row("good-measure", d, "solved", 0.5, 90)
+            row["max_nodes"], row["max_seconds"] = 1_000_000, 120.0
+            store_row(c, row)
+    line = next(x for x in report(db, "good-measure").splitlines() if "reproduce" in x)
+    command = line.split("reproduce", 1)[1].split()
+    assert command[:2] == ["thirteen", "survey"]
+    assert "--max-nodes 1000000 --max-seconds 120" in " ".join(command)
+    args = build_parser().parse_args(command[1:])
+    assert (args.max_nodes, args.max_seconds) == (1_000_000, 120.0)
+
+
 def test_report_calculation_has_thoughtful_and_fair_figures(small_db: Path) -> None:
     text = report(small_db, "calculation")
     assert "thoughtful       75.0%, 95% interval" in text
