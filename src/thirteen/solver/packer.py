@@ -1001,7 +1001,8 @@ def portfolio(main: _Search, state: PackerState,
     positions whose counted game of rule D4 is lost (`Counted`, one memo for all), and the
     relaxed game (`Relaxed`) is searched from the start too, `RELAXED_SHARE` times the slice
     a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
-    the exhaustive search (*D4*).
+    the exhaustive search (*D4*). Once it is won, after `KEPT_AFTER` positions, the finer
+    relaxed games that keep one suit each take turns, `KEPT_SHARE` times the slice a round.
     """
     clock = main.clock
     verdict = main.start()
@@ -1013,6 +1014,8 @@ def portfolio(main: _Search, state: PackerState,
     # the main search's slice a round.
     counted = Counted(state, clock) if main.stuck_on and fits(state) else None
     relaxed = Relaxed(counted) if counted is not None else None
+    kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
+    max_bytes = clock.max_bytes
     limit = FIRST_SLICE
     seed = 0
     beams_run = 0
@@ -1023,6 +1026,8 @@ def portfolio(main: _Search, state: PackerState,
         # the main search counts its own tables, not rule D4's
         clock.extra_bytes = (relaxed.held() if relaxed is not None
                              else counted.held() if counted is not None else 0)
+        for game in kept:
+            clock.extra_bytes += game.table()
         verdict = main.steps(limit)
         if verdict is not None:
             return verdict
@@ -1038,11 +1043,26 @@ def portfolio(main: _Search, state: PackerState,
             if rv == "lost":
                 return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
             if rv == "won":
+                kept = [Relaxed(relaxed.counted, suit) for suit in range(4)]
                 relaxed = None  # it proves nothing: its memory goes back to the others
         if relaxed is not None:
             clock.extra_bytes += relaxed.held()
         elif counted is not None:
             clock.extra_bytes += counted.held()
+            if kept and clock.nodes >= KEPT_AFTER:
+                # each in turn; one that outgrows its part of the memory is dropped
+                part = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
+                for game in list(kept):
+                    clock.extra_bytes += game.table()
+                    kv = game.steps(limit * KEPT_SHARE // len(kept))
+                    clock.extra_bytes -= game.table()
+                    if kv == "lost":
+                        return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
+                                                  f"{SUIT_NAMES[game.kept]} kept is lost")
+                    if kv == "won" or part is not None and game.table() > part:
+                        kept.remove(game)
+            for game in kept:
+                clock.extra_bytes += game.table()
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
         if clock.nodes >= NESTED_AFTER:
@@ -1286,6 +1306,15 @@ STUCK_AFTER: Final = 1_000_000  # positions; rule D3 runs at the start, then fro
 STUCK_LIMIT: Final = 50_000  # positions at most in one search of rule D3 (`stuck`)
 RELAXED_AFTER: Final = 20_000  # positions; from then on rule D4 is asked, its relaxed game searched
 RELAXED_SHARE: Final = 2  # with this many times each slice
+# After this many positions, the relaxed games with one suit kept, in turn, with this many
+# times each slice among them, each dropped once it holds more than its share of this part of
+# the memory budget. Late: on the Good Measure deals that take 6-17 million positions to
+# solve, starting them at 2 or 6 million cost the probes deal 168 (unknown at 60 s, solved in
+# 32 s without); the 60 s survey reached at most 26.3 million (docs/solver.md, *D4*).
+KEPT_AFTER: Final = 30_000_000
+KEPT_SHARE: Final = 4
+KEPT_MEMORY: Final = 0.6
+SUIT_NAMES: Final = ("clubs", "spades", "hearts", "diamonds")  # as `cards.SUITS`
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
 BEAM_OUT: Final = 10  # per card not home

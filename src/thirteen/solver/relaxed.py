@@ -202,29 +202,35 @@ class Counted:
 
 
 class Relaxed:
-    """A depth-first search of the relaxed game from a deal's start, run in slices (`steps`).
+    """A depth-first search of a deal's relaxed game from its start, run in slices (`steps`).
 
     Cards are only ever taken off the top of their column's unmoved cards, and tokens are
     packed on each other only in descending runs, so a column of the relaxed game is its
     first ``k`` cards, unmoved, under a run of ``n`` tokens from one rank below the ``k``-th
-    card down: two numbers. A key is the four pile heights, then ``k`` and ``n`` for each
-    column. A lone card never moves (rule R1: its argument reads only the columns, and holds
-    here if a lone card that moves keeps its suit, which the relaxed game may allow: any card
-    may keep its suit without breaking D4's argument). Moves into a lost position of the
-    counted game are not tried."""
+    card down. With a ``kept`` suit, the cards of that suit keep it when they move (D4's
+    argument holds whatever cards keep their suits): the game is finer, and lost more often,
+    and a column also tells which of its tokens are of the kept suit (their ranks follow from
+    their places in the run). A key is the four pile heights, then ``k``, ``n`` and that
+    mask (two bytes) for each column. A lone card never moves (rule R1: its argument reads
+    only the columns, and holds here if a lone card that moves keeps its suit, which the
+    relaxed game may allow). Moves into a lost position of the counted game are not tried."""
 
-    def __init__(self, counted: Counted) -> None:
+    def __init__(self, counted: Counted, kept: i64 = -1) -> None:
         self.counted = counted
-        start = bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0)])
+        self.kept = kept  # the suit whose cards keep it when they move (-1: none)
+        start = bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0, 0, 0)])
         self.seen: set[bytes] = {start}
         self.stack: list[bytes] = [start]
         self.key_size: i64 = key_bytes(start)
         self.rooted = False  # whether the counted game of the start is known to be won
 
+    def table(self) -> int:
+        """The memory this search's own table holds until the clock's next check."""
+        return table_bytes(self.seen, self.key_size, self.counted.clock.every)
+
     def held(self) -> int:
-        """The memory this search and the counted game's memo hold until the clock's next
-        check."""
-        return table_bytes(self.seen, self.key_size, self.counted.clock.every) + self.counted.held()
+        """That and the counted game's memo."""
+        return self.table() + self.counted.held()
 
     def steps(self, limit: i64) -> str:
         """Go on for ``limit`` more positions: "won", "lost", or "" when paused. The
@@ -232,9 +238,11 @@ class Relaxed:
         counted = self.counted
         clock = counted.clock
         stack = self.stack
+        seen = self.seen
         cols = counted.cols
         place = counted.place
         ncols = counted.ncols
+        kept = self.kept
         every: i64 = clock.every
         if not self.rooted:  # first the counted game of the start, in slices too
             answer = counted.ask(counted.start, limit)
@@ -242,8 +250,10 @@ class Relaxed:
                 return ""
             self.rooted = True
             if answer == 0:
-                self.stack = []
+                stack.clear()
+        units = counted.units
         tops = vec[i64]([0] * ncols)  # each column's top rank (0: empty)
+        on_rank = vec[i64]([0] * 15)  # how many columns have each top rank
         n: i64 = 0
         while stack:
             if n >= limit:
@@ -253,52 +263,80 @@ class Relaxed:
             clock.nodes += 1
             if clock.nodes % every == 0:
                 clock.check(self.held())
+            for r in range(15):
+                on_rank[r] = 0
             for i in range(ncols):
-                k: i64 = key[4 + 2 * i]
-                tops[i] = (cols[i][k - 1] >> 2) - key[5 + 2 * i] if k else 0
+                k: i64 = key[4 + 4 * i]
+                tops[i] = (cols[i][k - 1] >> 2) - key[5 + 4 * i] if k else 0
+                on_rank[tops[i]] += 1
+            ckey = counted.encode(key, 4, 4)  # its counted position
             homes: list[bytes] = []
             for i in range(ncols):
                 r = tops[i]
                 if not r:
                     continue
-                k = key[4 + 2 * i]
-                tokens: i64 = key[5 + 2 * i]
-                # the card or token leaving column i: one token less, or one card less
-                at = 5 + 2 * i if tokens else 4 + 2 * i
-                if k > 1 or tokens:  # R1: a lone card stays
+                k = key[4 + 4 * i]
+                tokens: i64 = key[5 + 4 * i]
+                packs = (k > 1 or tokens) and on_rank[r + 1] > 0  # R1: a lone card stays
+                goes = False  # whether it may go home
+                for s in range(4):
+                    if key[s] == r - 1:
+                        goes = True
+                if not packs and not goes:
+                    continue
+                # what leaves column i: its top token (kept if its bit is set), or its top
+                # unmoved card
+                mask: i64 = key[6 + 4 * i] | key[7 + 4 * i] << 8
+                top = tokens - 1
+                is_kept = (mask >> top & 1) == 1 if tokens else cols[i][k - 1] & 3 == kept
+                left = bytearray(key)
+                if tokens:
+                    left[5 + 4 * i] = top
+                    mask &= (1 << top) - 1
+                    left[6 + 4 * i] = mask & 255
+                    left[7 + 4 * i] = mask >> 8
+                    cleft = ckey
+                else:
+                    left[4 + 4 * i] = k - 1
+                    cleft = ckey - units[i]
+                if packs and (tokens or counted.ask(cleft, QUESTION_LIMIT)):
                     for j in range(ncols):
                         if tops[j] == r + 1 and j != i:
-                            after = bytearray(key)
-                            after[at] -= 1
-                            after[5 + 2 * j] += 1
-                            if tokens or counted.ask(counted.encode(after, 4, 2), QUESTION_LIMIT):
-                                self._push(bytes(after))
+                            after = bytearray(left)
+                            on: i64 = after[5 + 4 * j]
+                            after[5 + 4 * j] = on + 1
+                            if is_kept:
+                                after[6 + 4 * j] |= (1 << on) & 255
+                                after[7 + 4 * j] |= (1 << on) >> 8
+                            packed = bytes(after)
+                            if packed not in seen:
+                                seen.add(packed)
+                                stack.append(packed)
                 for s in range(4):
                     if key[s] != r - 1:
                         continue
-                    if tokens:  # a token goes home as a suit whose card is not unmoved
-                        p: i64 = place[r * 4 + s]
-                        if p >= 0 and (p & 255) < key[4 + 2 * (p >> 8)]:
+                    if not tokens:
+                        if cols[i][k - 1] & 3 != s:
                             continue
-                    elif cols[i][k - 1] & 3 != s:
-                        continue
-                    after = bytearray(key)
-                    after[at] -= 1
+                    elif is_kept:  # a kept token goes home as itself
+                        if s != kept:
+                            continue
+                    else:  # another token goes home as a suit whose card is a token too
+                        p: i64 = place[r * 4 + s]
+                        if s == kept or p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]:
+                            continue
+                    after = bytearray(left)
                     after[s] += 1
-                    homes.append(bytes(after))
+                    h = bytes(after)
+                    if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
+                        return "won"
+                    if h not in seen and counted.ask(cleft + (1 << 4 * s), QUESTION_LIMIT):
+                        homes.append(h)
             for h in homes:  # tried first: pushed last
-                if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
-                    return "won"
-                if counted.ask(counted.encode(h, 4, 2), QUESTION_LIMIT):
-                    self._push(h)
+                if h not in seen:
+                    seen.add(h)
+                    stack.append(h)
         return "lost"
-
-    def _push(self, key: bytes) -> None:
-        if key not in self.seen:
-            self.seen.add(key)
-            self.stack.append(key)
-
-
 
 
 class Room:
