@@ -161,8 +161,8 @@ class Section:
             value = max(used, key=lambda v: math.inf if v is None else v)  # the largest
             if value != default:
                 # digits, as the flags parse them (format 'g' writes a million as 1e+06)
-                text = "0" if value is None else str(value) if isinstance(value, int) else (
-                    f"{value:.0f}" if float(value).is_integer() else str(value))
+                text = ("0" if value is None
+                        else f"{value:.0f}" if float(value).is_integer() else str(value))
                 budget += f" {flag} {text}"
         deals = ranges_text([r["deal"] for r in self.rows], most=len(self.rows))
         return f"thirteen survey {self.game}{flags} --deals {deals}{budget}"
