@@ -12,6 +12,7 @@ from typing import NamedTuple
 RANKS = "A23456789TJQK"
 SUITS = "CSHD"
 SUIT_SYMBOLS = "♣♠♥♦"
+SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 CLUBS, SPADES, HEARTS, DIAMONDS = 0, 1, 2, 3
 

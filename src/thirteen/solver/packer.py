@@ -24,6 +24,7 @@ from typing import Final
 from librt.vecs import append, pop, vec
 from mypy_extensions import i64, u8
 
+from ..cards import SUIT_NAMES
 from ..moves import Move, Place
 from ..packer import PackerState
 from .common import (
@@ -1024,16 +1025,14 @@ def portfolio(main: _Search, state: PackerState,
     owed = 0  # the same for nested rollouts
     while True:
         # the main search counts its own tables, not rule D4's
-        clock.extra_bytes = (relaxed.held() if relaxed is not None
-                             else counted.held() if counted is not None else 0)
-        for game in kept:
-            clock.extra_bytes += game.table()
+        clock.extra_bytes = _d4_bytes(counted, relaxed, kept)
         verdict = main.steps(limit)
         if verdict is not None:
             return verdict
         spent = 0
         # the main search's tables, held while the others run
-        clock.extra_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
+        main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
+        clock.extra_bytes = main_bytes
         if counted is not None and main.counted is None and clock.nodes >= RELAXED_AFTER:
             if counted.ask(counted.start, QUESTION_LIMIT) == 0:
                 return "unsolvable", [], "dead end (rule D4) at the start"
@@ -1045,24 +1044,19 @@ def portfolio(main: _Search, state: PackerState,
             if rv == "won":
                 kept = [Relaxed(relaxed.counted, suit) for suit in range(4)]
                 relaxed = None  # it proves nothing: its memory goes back to the others
-        if relaxed is not None:
-            clock.extra_bytes += relaxed.held()
-        elif counted is not None:
-            clock.extra_bytes += counted.held()
-            if kept and clock.nodes >= KEPT_AFTER:
-                # each in turn; one that outgrows its part of the memory is dropped
-                part = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
-                for game in list(kept):
-                    clock.extra_bytes += game.table()
-                    kv = game.steps(limit * KEPT_SHARE // len(kept))
-                    clock.extra_bytes -= game.table()
-                    if kv == "lost":
-                        return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
-                                                  f"{SUIT_NAMES[game.kept]} kept is lost")
-                    if kv == "won" or part is not None and game.table() > part:
-                        kept.remove(game)
-            for game in kept:
-                clock.extra_bytes += game.table()
+        if kept and clock.nodes >= KEPT_AFTER:
+            # each in turn (counting its own table and the counted memo, and the others'
+            # tables here); one that outgrows its part of the memory is dropped
+            allowed = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
+            for game in list(kept):
+                clock.extra_bytes = main_bytes + sum(g.table() for g in kept if g is not game)
+                kv = game.steps(limit * KEPT_SHARE // len(kept))
+                if kv == "lost":
+                    return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
+                                              f"{SUIT_NAMES[game.kept]} kept is lost")
+                if kv == "won" or allowed is not None and game.table() > allowed:
+                    kept.remove(game)
+        clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
         late = clock.nodes >= LATE_AFTER
         share = limit * LATE_PROBES if late else limit
         if clock.nodes >= NESTED_AFTER:
@@ -1105,6 +1099,13 @@ def portfolio(main: _Search, state: PackerState,
             if pv is not None and pv[0] == "solved":
                 return pv
         limit = int(limit * 1.5)
+
+
+def _d4_bytes(counted: Counted | None, relaxed: Relaxed | None, kept: list[Relaxed]) -> int:
+    """The memory rule D4's games hold: the counted memo, the relaxed search's table while it
+    runs, and the tables of the games with a suit kept."""
+    own = relaxed.held() if relaxed is not None else counted.held() if counted is not None else 0
+    return own + sum(game.table() for game in kept)
 
 
 def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int,
@@ -1314,7 +1315,6 @@ RELAXED_SHARE: Final = 2  # with this many times each slice
 KEPT_AFTER: Final = 30_000_000
 KEPT_SHARE: Final = 4
 KEPT_MEMORY: Final = 0.6
-SUIT_NAMES: Final = ("clubs", "spades", "hearts", "diamonds")  # as `cards.SUITS`
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
 BEAM_OUT: Final = 10  # per card not home
