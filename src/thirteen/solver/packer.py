@@ -1004,6 +1004,8 @@ def portfolio(main: _Search, state: PackerState,
     a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
     the exhaustive search (*D4*). Once it is won, after `KEPT_AFTER` positions, the finer
     relaxed games that keep one suit each take turns, `KEPT_SHARE` times the slice a round.
+    While the counted game of the start is still undecided after `LATE_AFTER` positions,
+    the probes' share goes to it instead (*D4*).
     """
     clock = main.clock
     verdict = main.start()
@@ -1037,8 +1039,12 @@ def portfolio(main: _Search, state: PackerState,
             if counted.ask(counted.start, QUESTION_LIMIT) == 0:
                 return "unsolvable", [], "dead end (rule D4) at the start"
             main.counted = counted
+        # A won counted game is found in a few positions, a lost one only once its every
+        # position is searched: one still undecided at the start this late is most likely
+        # lost, and the probes' share goes to proving it.
+        rooting = relaxed is not None and not relaxed.rooted and clock.nodes >= LATE_AFTER
         if relaxed is not None and main.counted is not None:
-            rv = relaxed.steps(limit * RELAXED_SHARE)
+            rv = relaxed.steps(limit * (RELAXED_SHARE + (LATE_PROBES if rooting else 0)))
             if rv == "lost":
                 return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
             if rv == "won":
@@ -1058,7 +1064,7 @@ def portfolio(main: _Search, state: PackerState,
                     kept.remove(game)
         clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
         late = clock.nodes >= LATE_AFTER
-        share = limit * LATE_PROBES if late else limit
+        share = 0 if rooting else limit * LATE_PROBES if late else limit
         if clock.nodes >= NESTED_AFTER:
             part = share // 2
             share -= part
