@@ -411,6 +411,29 @@ def test_d4_proves_deals_the_full_search_takes_millions_for() -> None:
     assert result.verdict == "unsolvable" and "D4" in result.reason
 
 
+def test_an_undecided_counted_start_takes_the_probes_share(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Baker's Dozen 477's counted game is lost at the start (12,788 counted positions). With
+    # the usual threshold probes run before the relaxed search proves that; counted as late
+    # from the first round, the probes wait for that question, so none runs before the proof.
+    from thirteen.solver import packer
+
+    made: list[bool] = []
+
+    class Counting(packer._Search):
+        def __init__(self, state: PackerState, budget: Budget, probe: bool = False) -> None:
+            super().__init__(state, budget, probe)
+            made.append(probe)
+
+    monkeypatch.setattr(packer, "_Search", Counting)
+    for late_after, probes in ((packer.LATE_AFTER, True), (0, False)):
+        made.clear()
+        monkeypatch.setattr(packer, "LATE_AFTER", late_after)
+        result = solve(new_state("bakers-dozen", 477), QUICK)
+        assert result.verdict == "unsolvable" and "relaxed game is lost" in result.reason
+        assert any(made) == probes
+
+
 def test_bisley_position() -> None:
     v = GAMES["bisley"]
     aces = tuple(tuple(Card(r, su) for r in range(1, 5 if su == 1 else 14)) for su in range(4))
