@@ -222,7 +222,7 @@ class Relaxed:
         self.seen: set[bytes] = {start}
         self.stack: list[bytes] = [start]
         self.key_size: i64 = key_bytes(start)
-        self.rooted = False  # whether the counted game of the start is known to be won
+        self.rooted = False  # whether the counted game of the start is decided (lost: no stack)
 
     def table(self) -> int:
         """The memory this search's own table holds until the clock's next check."""
