@@ -35,8 +35,8 @@ from thirteen.solver import (
     hint,
     solve,
 )
-from thirteen.solver.common import Clock, checked_result
-from thirteen.solver.packer import luby
+from thirteen.solver.common import Clock, Verdict, checked_result
+from thirteen.solver.packer import IMove, luby
 from thirteen.solver.services import EASY_NODES, MEDIUM_NODES
 from thirteen.variants import GAMES, Variant, get_variant
 
@@ -432,6 +432,39 @@ def test_an_undecided_counted_start_takes_the_probes_share(
         result = solve(new_state("bakers-dozen", 477), QUICK)
         assert result.verdict == "unsolvable" and "relaxed game is lost" in result.reason
         assert any(made) == probes
+
+
+def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Good Measure 560 (lost; its relaxed game is won after about 60,000 positions, and no
+    # game with a suit kept is decided in 150,000). With those games due from the start, once
+    # they exist the exhaustive search no longer runs while any of them is left, and the
+    # probes go on; with the usual threshold they do not start yet.
+    from thirteen.solver import packer
+
+    turns: list[str] = []
+
+    class Counting(packer._Search):
+        def steps(self, limit: int) -> tuple[Verdict, list[IMove], str] | None:
+            turns.append("probe" if self.noise else "exhaustive")
+            return super().steps(limit)
+
+    class Kept(packer.Relaxed):
+        def steps(self, limit: int) -> str:
+            turns.append("kept" if self.kept >= 0 else "relaxed")
+            return super().steps(limit)
+
+    monkeypatch.setattr(packer, "_Search", Counting)
+    monkeypatch.setattr(packer, "Relaxed", Kept)
+    for kept_after in (packer.KEPT_AFTER, 0):
+        turns.clear()
+        monkeypatch.setattr(packer, "KEPT_AFTER", kept_after)
+        result = solve(new_state("good-measure", 560), Budget(max_nodes=150_000, max_mb=512))
+        assert result.verdict == "unknown"
+        last = len(turns) - turns[::-1].index("relaxed")
+        assert "exhaustive" in turns[:last] and "probe" in turns[last:]
+        assert ("kept" in turns[last:]) == (kept_after == 0)
+        assert ("exhaustive" in turns[last:]) == (kept_after != 0)
 
 
 def test_bisley_position() -> None:

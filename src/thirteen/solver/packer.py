@@ -1003,7 +1003,8 @@ def portfolio(main: _Search, state: PackerState,
     relaxed game (`Relaxed`) is searched from the start too, `RELAXED_SHARE` times the slice
     a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
     the exhaustive search (*D4*). Once it is won, after `KEPT_AFTER` positions, the finer
-    relaxed games that keep one suit each take turns, `KEPT_SHARE` times the slice a round.
+    relaxed games that keep one suit each take turns in the exhaustive search's place, with
+    its slice, until none is left.
     While the counted game of the start is still undecided after `LATE_AFTER` positions,
     the probes' share goes to it instead (*D4*).
     """
@@ -1028,9 +1029,12 @@ def portfolio(main: _Search, state: PackerState,
     while True:
         # the main search counts its own tables, not rule D4's
         clock.extra_bytes = _d4_bytes(counted, relaxed, kept)
-        verdict = main.steps(limit)
-        if verdict is not None:
-            return verdict
+        # While games with a suit kept are left, they take the exhaustive search's turn
+        kept_turn = bool(kept) and clock.nodes >= KEPT_AFTER
+        if not kept_turn:
+            verdict = main.steps(limit)
+            if verdict is not None:
+                return verdict
         spent = 0
         # the main search's tables, held while the others run
         main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
@@ -1050,13 +1054,13 @@ def portfolio(main: _Search, state: PackerState,
             if rv == "won":
                 kept = [Relaxed(relaxed.counted, suit) for suit in range(4)]
                 relaxed = None  # it proves nothing: its memory goes back to the others
-        if kept and clock.nodes >= KEPT_AFTER:
+        if kept_turn:
             # each in turn (counting its own table and the counted memo, and the others'
             # tables here); one that outgrows its part of the memory is dropped
             allowed = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
             for game in list(kept):
                 clock.extra_bytes = main_bytes + sum(g.table() for g in kept if g is not game)
-                kv = game.steps(limit * KEPT_SHARE // len(kept))
+                kv = game.steps(limit // len(kept))
                 if kv == "lost":
                     return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
                                               f"{SUIT_NAMES[game.kept]} kept is lost")
@@ -1313,13 +1317,12 @@ STUCK_AFTER: Final = 1_000_000  # positions; rule D3 runs at the start, then fro
 STUCK_LIMIT: Final = 50_000  # positions at most in one search of rule D3 (`stuck`)
 RELAXED_AFTER: Final = 20_000  # positions; from then on rule D4 is asked, its relaxed game searched
 RELAXED_SHARE: Final = 2  # with this many times each slice
-# After this many positions, the relaxed games with one suit kept, in turn, with this many
-# times each slice among them, each dropped once it holds more than its share of this part of
-# the memory budget. Late: on the Good Measure deals that take 6-17 million positions to
-# solve, starting them at 2 or 6 million cost the probes deal 168 (unknown at 60 s, solved in
-# 32 s without); the 60 s survey reached at most 26.3 million (docs/solver.md, *D4*).
-KEPT_AFTER: Final = 30_000_000
-KEPT_SHARE: Final = 4
+# After this many positions, the relaxed games with one suit kept take the exhaustive
+# search's turns, each dropped once it holds more than its share of this part of the memory
+# budget. The probes keep their share: of Good Measure 1-1000, the deals undecided at 2
+# million positions are solved by probes or proved lost by rule D4, none by the exhaustive
+# search (docs/solver.md, *D4*).
+KEPT_AFTER: Final = 2_000_000
 KEPT_MEMORY: Final = 0.6
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)

@@ -211,17 +211,27 @@ class Relaxed:
     argument holds whatever cards keep their suits): the game is finer, and lost more often,
     and a column also tells which of its tokens are of the kept suit (their ranks follow from
     their places in the run). A key is the four pile heights, then ``k``, ``n`` and that
-    mask (two bytes) for each column. A lone card never moves (rule R1: its argument reads
+    mask (two bytes) for each column, read as one integer (a move is an addition or two, and
+    integers hash faster than bytes). A lone card never moves (rule R1: its argument reads
     only the columns, and holds here if a lone card that moves keeps its suit, which the
     relaxed game may allow). Moves into a lost position of the counted game are not tried."""
 
     def __init__(self, counted: Counted, kept: i64 = -1) -> None:
         self.counted = counted
         self.kept = kept  # the suit whose cards keep it when they move (-1: none)
-        start = bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0, 0, 0)])
-        self.seen: set[bytes] = {start}
-        self.stack: list[bytes] = [start]
-        self.key_size: i64 = key_bytes(start)
+        self.size: i64 = 4 + 4 * counted.ncols  # a key's bytes
+        start = int.from_bytes(
+            bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0, 0, 0)]),
+            "little")
+        self.seen: set[int] = {start}
+        self.stack: list[int] = [start]
+        # the largest a key can be (`int`: mypyc would shift an ``i64`` in 64 bits)
+        self.key_size: i64 = key_bytes((1 << int(8 * self.size)) - 1)
+        # what a key gains with one more of each byte (`unit`), and with one more bit of a
+        # column's mask, its bytes 2-3 (`bit`, at column * 16 + bit)
+        self.unit: list[int] = [1 << int(8 * b) for b in range(self.size)]
+        self.bit: list[int] = [1 << int(8 * (6 + 4 * (b >> 4)) + (b & 15))
+                               for b in range(16 * counted.ncols)]
         self.rooted = False  # whether the counted game of the start is decided (lost: no stack)
 
     def table(self) -> int:
@@ -252,13 +262,17 @@ class Relaxed:
             if answer == 0:
                 stack.clear()
         units = counted.units
+        unit = self.unit
+        bit = self.bit
+        size = self.size
         tops = vec[i64]([0] * ncols)  # each column's top rank (0: empty)
         on_rank = vec[i64]([0] * 15)  # how many columns have each top rank
         n: i64 = 0
         while stack:
             if n >= limit:
                 return ""
-            key = stack.pop()
+            whole: int = stack.pop()
+            key = whole.to_bytes(size, "little")  # read a byte a field
             n += 1
             clock.nodes += 1
             if clock.nodes % every == 0:
@@ -270,7 +284,7 @@ class Relaxed:
                 tops[i] = (cols[i][k - 1] >> 2) - key[5 + 4 * i] if k else 0
                 on_rank[tops[i]] += 1
             ckey = counted.encode(key, 4, 4)  # its counted position
-            homes: list[bytes] = []
+            homes: list[int] = []
             for i in range(ncols):
                 r = tops[i]
                 if not r:
@@ -286,29 +300,26 @@ class Relaxed:
                     continue
                 # what leaves column i: its top token (kept if its bit is set), or its top
                 # unmoved card
-                mask: i64 = key[6 + 4 * i] | key[7 + 4 * i] << 8
                 top = tokens - 1
-                is_kept = (mask >> top & 1) == 1 if tokens else cols[i][k - 1] & 3 == kept
-                left = bytearray(key)
+                left: int = whole
                 if tokens:
-                    left[5 + 4 * i] = top
-                    mask &= (1 << top) - 1
-                    left[6 + 4 * i] = mask & 255
-                    left[7 + 4 * i] = mask >> 8
+                    mask: i64 = key[6 + 4 * i] | key[7 + 4 * i] << 8
+                    is_kept = (mask >> top & 1) == 1
+                    left -= unit[5 + 4 * i]
+                    if is_kept:
+                        left -= bit[16 * i + top]
                     cleft = ckey
                 else:
-                    left[4 + 4 * i] = k - 1
+                    is_kept = cols[i][k - 1] & 3 == kept
+                    left -= unit[4 + 4 * i]
                     cleft = ckey - units[i]
                 if packs and (tokens or counted.ask(cleft, QUESTION_LIMIT)):
                     for j in range(ncols):
                         if tops[j] == r + 1 and j != i:
-                            after = bytearray(left)
-                            on: i64 = after[5 + 4 * j]
-                            after[5 + 4 * j] = on + 1
+                            on: i64 = key[5 + 4 * j]
+                            packed = left + unit[5 + 4 * j]
                             if is_kept:
-                                after[6 + 4 * j] |= (1 << on) & 255
-                                after[7 + 4 * j] |= (1 << on) >> 8
-                            packed = bytes(after)
+                                packed += bit[16 * j + on]
                             if packed not in seen:
                                 seen.add(packed)
                                 stack.append(packed)
@@ -325,10 +336,8 @@ class Relaxed:
                         p: i64 = place[r * 4 + s]
                         if s == kept or p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]:
                             continue
-                    after = bytearray(left)
-                    after[s] += 1
-                    h = bytes(after)
-                    if h[0] == 13 and h[1] == 13 and h[2] == 13 and h[3] == 13:
+                    h = left + unit[s]
+                    if r == 13 and all(key[t] == 13 for t in range(4) if t != s):
                         return "won"
                     if h not in seen and counted.ask(cleft + (1 << 4 * s), QUESTION_LIMIT):
                         homes.append(h)
