@@ -335,7 +335,7 @@ def test_d4_fires_only_on_lost_positions() -> None:
 def test_d4_with_a_suit_kept_is_finer() -> None:
     # Good Measure 505 is lost (the exhaustive search proves it in 13.8 million positions,
     # docs/benchmarks.md), but its relaxed and counted games are won; with hearts kept the
-    # relaxed game is lost (1.15 million positions, about 18 s in pure Python).
+    # relaxed game is lost (1.15 million positions; the test takes about 16 s in pure Python).
     from thirteen.solver.relaxed import Counted, Relaxed
 
     counted = Counted(new_state("good-measure", 505), Clock(Budget(None, None, 1024)))
@@ -436,7 +436,7 @@ def test_an_undecided_counted_start_takes_the_probes_share(
 
 def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Good Measure 560 (lost; its relaxed game is won after about 60,000 positions, and no
+    # Good Measure 560 (lost; its relaxed game is won after 32,528 positions, and no
     # game with a suit kept is decided in 150,000). With those games due from the start, once
     # they exist the exhaustive search no longer runs while any of them is left, and the
     # probes go on; with the usual threshold they do not start yet.
