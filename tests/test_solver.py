@@ -325,23 +325,31 @@ def test_d4_fires_only_on_lost_positions() -> None:
             assert verdict == "won" and counted.ask(counted.start, 10**6) == 1
             won += exact.verdict == "solved"
         # with a suit kept the game is finer: lost whenever the plain one is, never when the
-        # real game is won (on positions this small it is never lost when the plain one is won)
+        # real game is won (on positions this small it is never lost when the plain one is
+        # won); with a window it lies between the two
         for suit in range(4):
             kept = Relaxed(counted, suit).steps(100_000)
             assert kept == verdict or kept == "lost" and exact.verdict == "unsolvable"
+            for window in (1, 3):
+                assert Relaxed(counted, suit, window).steps(100_000) in {verdict, kept}
     assert counted_fired >= 5 and won >= 5
 
 
-def test_d4_with_a_suit_kept_is_finer() -> None:
+def test_d4_with_a_suit_kept_is_finer_and_a_window_coarser() -> None:
     # Good Measure 505 is lost (the exhaustive search proves it in 13.8 million positions,
     # docs/benchmarks.md), but its relaxed and counted games are won; with hearts kept the
-    # relaxed game is lost (1.15 million positions; the test takes about 16 s in pure Python).
+    # relaxed game is lost, in 1,158,427 positions, and in 129,292 with a window of 5 ranks
+    # (the rest of the suit one token among the others until its pile comes near).
     from thirteen.solver.relaxed import Counted, Relaxed
 
-    counted = Counted(new_state("good-measure", 505), Clock(Budget(None, None, 1024)))
+    clock = Clock(Budget(None, None, 1024))
+    counted = Counted(new_state("good-measure", 505), clock)
     assert Relaxed(counted).steps(100_000) == "won"
     assert Relaxed(counted, 0).steps(100_000) == "won"  # clubs kept
-    assert Relaxed(counted, 2).steps(2_000_000) == "lost"  # hearts kept
+    assert Relaxed(counted, 2, 4).steps(100_000) == "won"  # hearts within 4 ranks
+    before = clock.nodes
+    assert Relaxed(counted, 2, 5).steps(200_000) == "lost"  # hearts within 5 ranks
+    assert clock.nodes - before < 200_000
 
 
 @settings(max_examples=400, deadline=None)
@@ -465,6 +473,37 @@ def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
         assert "exhaustive" in turns[:last] and "probe" in turns[last:]
         assert ("kept" in turns[last:]) == (kept_after == 0)
         assert ("exhaustive" in turns[last:]) == (kept_after != 0)
+
+
+def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Good Measure 505 with those games due from the start: the four suits are tried within
+    # 3 ranks of their piles, and, once every one of them is decided, the suits won there
+    # within 5, where hearts is lost (the test takes about 17 s in pure Python).
+    from thirteen.solver import packer
+
+    events: list[tuple[str, int, int]] = []  # ("ran" or a verdict, suit, window)
+
+    class Kept(packer.Relaxed):
+        def steps(self, limit: int) -> str:
+            if self.kept >= 0 and ("ran", self.kept, self.window) not in events:
+                events.append(("ran", self.kept, self.window))
+            verdict = super().steps(limit)
+            if verdict and self.kept >= 0:
+                events.append((verdict, self.kept, self.window))
+            return verdict
+
+    monkeypatch.setattr(packer, "Relaxed", Kept)
+    monkeypatch.setattr(packer, "KEPT_AFTER", 0)
+    result = solve(new_state("good-measure", 505), Budget(max_nodes=2_000_000, max_mb=1024))
+    assert result.verdict == "unsolvable"
+    assert "hearts kept within 5 ranks of their pile is lost" in result.reason
+    assert events[:4] == [("ran", suit, 3) for suit in range(4)]
+    first_wider = next(i for i, e in enumerate(events) if e[2] == 5)
+    decided = [e[1] for e in events[:first_wider] if e[0] != "ran"]
+    assert sorted(decided) == [0, 1, 2, 3]  # every narrow game first, each once
+    wider = [e[1] for e in events if e[0] == "ran" and e[2] == 5]
+    assert wider == [e[1] for e in events[:first_wider] if e[0] == "won"]
+    assert events[-1] == ("lost", 2, 5)
 
 
 def test_bisley_position() -> None:
@@ -740,6 +779,7 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
         counted = Counted(state, Clock(QUICK))
         assert Relaxed(counted).steps(20_000) != "lost"
         assert Relaxed(counted, seed % 4).steps(20_000) != "lost"  # with a suit kept
+        assert Relaxed(counted, seed % 4, 1 + seed % 5).steps(20_000) != "lost"  # a window
 
 
 # ---- the compiled build -----------------------------------------------------------------------
@@ -806,6 +846,7 @@ for game, number in [("good-measure", 204), ("bakers-dozen", 1)]:  # rule D4's r
     verdict = Relaxed(counted).steps(30_000)
     out.append([verdict, clock.nodes, [hex(k) for k in sorted(counted.lost)[:50]]])
     out.append([Relaxed(counted, 2).steps(30_000), clock.nodes])  # hearts kept
+    out.append([Relaxed(counted, 2, 3).steps(30_000), clock.nodes])  # within 3 ranks
 # counted keys too wide for the compiled counted game (13 columns, one of 16 cards: the last
 # and the top card of every other): the search goes past 20,000 positions without rule D4
 v = get_variant("bakers-dozen")

@@ -1019,6 +1019,7 @@ def portfolio(main: _Search, state: PackerState,
     counted = Counted(state, clock) if main.stuck_on and fits(state) else None
     relaxed = Relaxed(counted) if counted is not None else None
     kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
+    later: list[Relaxed] = []  # the next window's games of the suits won with this one
     max_bytes = clock.max_bytes
     limit = FIRST_SLICE
     seed = 0
@@ -1052,7 +1053,7 @@ def portfolio(main: _Search, state: PackerState,
             if rv == "lost":
                 return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
             if rv == "won":
-                kept = [Relaxed(relaxed.counted, suit) for suit in range(4)]
+                kept = [Relaxed(relaxed.counted, suit, WINDOWS[0]) for suit in range(4)]
                 relaxed = None  # it proves nothing: its memory goes back to the others
         if kept_turn:
             # each in turn (counting its own table and the counted memo, and the others'
@@ -1062,10 +1063,17 @@ def portfolio(main: _Search, state: PackerState,
                 clock.extra_bytes = main_bytes + sum(g.table() for g in kept if g is not game)
                 kv = game.steps(limit // len(kept))
                 if kv == "lost":
+                    within = (f" within {game.window} ranks of their pile"
+                              if game.window < WINDOWS[-1] else "")
                     return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
-                                              f"{SUIT_NAMES[game.kept]} kept is lost")
+                                              f"{SUIT_NAMES[game.kept]} kept{within} is lost")
+                if kv == "won" and game.window < WINDOWS[-1]:
+                    wider = WINDOWS[WINDOWS.index(game.window) + 1]
+                    later.append(Relaxed(game.counted, game.kept, wider))
                 if kv == "won" or allowed is not None and game.table() > allowed:
                     kept.remove(game)
+            if not kept:  # every game of this window is decided: the won ones go on wider
+                kept, later = later, []
         clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
         late = clock.nodes >= LATE_AFTER
         share = 0 if rooting else limit * LATE_PROBES if late else limit
@@ -1324,6 +1332,9 @@ RELAXED_SHARE: Final = 2  # with this many times each slice
 # search (docs/solver.md, *D4*).
 KEPT_AFTER: Final = 2_000_000
 KEPT_MEMORY: Final = 0.6
+# The windows of those games, narrowest first: all four suits with one, then the suits whose
+# game was won with the next; 13 is the whole suit (docs/solver.md, *D4*).
+WINDOWS: Final = (3, 5, 8, 13)
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 # `beam`: a position's `value` (weights tried on deals: docs/solver.md, *Beams*)
 BEAM_OUT: Final = 10  # per card not home

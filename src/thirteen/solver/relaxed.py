@@ -214,11 +214,18 @@ class Relaxed:
     mask (two bytes) for each column, read as one integer (a move is an addition or two, and
     integers hash faster than bytes). A lone card never moves (rule R1: its argument reads
     only the columns, and holds here if a lone card that moves keeps its suit, which the
-    relaxed game may allow). Moves into a lost position of the counted game are not tried."""
+    relaxed game may allow). Moves into a lost position of the counted game are not tried.
 
-    def __init__(self, counted: Counted, kept: i64 = -1) -> None:
+    With a ``window``, only the kept cards at most ``window`` ranks above their pile keep
+    their suit when they move; one further up becomes a token like the others. When the
+    pile comes within ``window`` of it, it is named: each token of its rank in turn becomes
+    the kept card (`_named`; the real card is one of them). The arrangements of the unnamed
+    cards, which the full game tells apart, are one position here (docs/solver.md, *D4*)."""
+
+    def __init__(self, counted: Counted, kept: i64 = -1, window: i64 = 13) -> None:
         self.counted = counted
         self.kept = kept  # the suit whose cards keep it when they move (-1: none)
+        self.window = window  # ranks above the kept suit's pile whose cards keep it
         self.size: i64 = 4 + 4 * counted.ncols  # a key's bytes
         start = int.from_bytes(
             bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0, 0, 0)]),
@@ -253,6 +260,7 @@ class Relaxed:
         place = counted.place
         ncols = counted.ncols
         kept = self.kept
+        window = self.window
         every: i64 = clock.every
         if not self.rooted:  # first the counted game of the start, in slices too
             answer = counted.ask(counted.start, limit)
@@ -310,7 +318,8 @@ class Relaxed:
                         left -= bit[16 * i + top]
                     cleft = ckey
                 else:
-                    is_kept = cols[i][k - 1] & 3 == kept
+                    is_kept = (cols[i][k - 1] & 3 == kept
+                               and cols[i][k - 1] >> 2 <= key[kept] + window)
                     left -= unit[4 + 4 * i]
                     cleft = ckey - units[i]
                 if packs and (tokens or counted.ask(cleft, QUESTION_LIMIT)):
@@ -340,12 +349,33 @@ class Relaxed:
                     if r == 13 and all(key[t] == 13 for t in range(4) if t != s):
                         return "won"
                     if h not in seen and counted.ask(cleft + (1 << 4 * s), QUESTION_LIMIT):
-                        homes.append(h)
+                        if s == kept and r + window <= 13:
+                            homes.extend(self._named(h, r + window))
+                        else:
+                            homes.append(h)
             for h in homes:  # tried first: pushed last
                 if h not in seen:
                     seen.add(h)
                     stack.append(h)
         return "lost"
+
+    def _named(self, whole: int, rank: i64) -> list[int]:
+        """The positions ``whole`` stands for once the kept card of ``rank`` comes into the
+        window: itself if that card is unmoved, otherwise one for each token of that rank
+        being the card (a column's run holds at most one token of a rank)."""
+        counted = self.counted
+        key = whole.to_bytes(self.size, "little")
+        p: i64 = counted.place[rank * 4 + self.kept]
+        if p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]:
+            return [whole]
+        out: list[int] = []
+        for j in range(counted.ncols):
+            k: i64 = key[4 + 4 * j]
+            if k:
+                slot: i64 = (counted.cols[j][k - 1] >> 2) - 1 - rank  # its place in the run
+                if 0 <= slot < key[5 + 4 * j]:
+                    out.append(whole + self.bit[16 * j + slot])
+        return out
 
 
 class Room:
