@@ -444,10 +444,11 @@ def test_an_undecided_counted_start_takes_the_probes_share(
 
 def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # Good Measure 560 (lost; its relaxed game is won after 32,528 positions, and no
-    # game with a suit kept is decided in 150,000). With those games due from the start, once
-    # they exist the exhaustive search no longer runs while any of them is left, and the
-    # probes go on; with the usual threshold they do not start yet.
+    # Good Measure 560 (lost; its relaxed game is won after 32,528 positions, and its games
+    # with a suit kept are not all decided in 150,000: spades within 8 ranks takes 2.28
+    # million). With those games due from the start, once they exist the exhaustive search no
+    # longer runs while any of them is left, and the probes go on; with the usual threshold
+    # they do not start yet.
     from thirteen.solver import packer
 
     turns: list[str] = []

@@ -24,7 +24,7 @@ from typing import Final
 from librt.vecs import append, pop, vec
 from mypy_extensions import i64, u8
 
-from ..cards import SUIT_NAMES
+from ..cards import KING, SUIT_NAMES
 from ..moves import Move, Place
 from ..packer import PackerState
 from .common import (
@@ -1064,7 +1064,7 @@ def portfolio(main: _Search, state: PackerState,
                 kv = game.steps(limit // len(kept))
                 if kv == "lost":
                     within = (f" within {game.window} ranks of their pile"
-                              if game.window < WINDOWS[-1] else "")
+                              if game.window < KING else "")
                     return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
                                               f"{SUIT_NAMES[game.kept]} kept{within} is lost")
                 if kv == "won" and game.window < WINDOWS[-1]:

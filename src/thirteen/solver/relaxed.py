@@ -257,7 +257,6 @@ class Relaxed:
         stack = self.stack
         seen = self.seen
         cols = counted.cols
-        place = counted.place
         ncols = counted.ncols
         kept = self.kept
         window = self.window
@@ -341,10 +340,8 @@ class Relaxed:
                     elif is_kept:  # a kept token goes home as itself
                         if s != kept:
                             continue
-                    else:  # another token goes home as a suit whose card is a token too
-                        p: i64 = place[r * 4 + s]
-                        if s == kept or p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]:
-                            continue
+                    elif s == kept or self._unmoved(key, r * 4 + s):
+                        continue  # another token goes home as a suit whose card is a token
                     h = left + unit[s]
                     if r == 13 and all(key[t] == 13 for t in range(4) if t != s):
                         return "won"
@@ -365,8 +362,7 @@ class Relaxed:
         being the card (a column's run holds at most one token of a rank)."""
         counted = self.counted
         key = whole.to_bytes(self.size, "little")
-        p: i64 = counted.place[rank * 4 + self.kept]
-        if p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]:
+        if self._unmoved(key, rank * 4 + self.kept):
             return [whole]
         out: list[int] = []
         for j in range(counted.ncols):
@@ -376,6 +372,12 @@ class Relaxed:
                 if 0 <= slot < key[5 + 4 * j]:
                     out.append(whole + self.bit[16 * j + slot])
         return out
+
+    def _unmoved(self, key: bytes, code: i64) -> bool:
+        """Whether the card ``code`` (rank * 4 + suit) still lies in its place in ``key``:
+        under its column's ``k``."""
+        p: i64 = self.counted.place[code]
+        return p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]
 
 
 class Room:
