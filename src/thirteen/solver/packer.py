@@ -1004,7 +1004,8 @@ def portfolio(main: _Search, state: PackerState,
     a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
     the exhaustive search (*D4*). Once it is won, after `KEPT_AFTER` positions, the finer
     relaxed games that keep one suit each take turns in the exhaustive search's place, with
-    its slice, until none is left.
+    its slice, until none is left: each suit within the narrowest of `WINDOWS`, then the suits
+    won there within the next.
     While the counted game of the start is still undecided after `LATE_AFTER` positions,
     the probes' share goes to it instead (*D4*).
     """
