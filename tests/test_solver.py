@@ -785,6 +785,33 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
         assert Relaxed(counted, seed % 4, 1 + seed % 5).steps(20_000) != "lost"  # a window
 
 
+
+def test_dead_end_rules_never_fire_along_good_measure_214s_winning_line() -> None:
+    # Good Measure 214 is the hardest deal of 1-1000: its line (212 moves, found by the
+    # portfolio after 308 million positions, docs/benchmarks.md) sends only 2H and AS home in
+    # its first 138 moves, and most first moves lose it. Every position on it is winnable, so
+    # no dead-end rule may fire on any of them.
+    from thirteen.solver.packer import WINDOWS, _Search
+    from thirteen.solver.relaxed import Counted, Relaxed
+
+    moves = (Path(__file__).parent / "data" / "good-measure-214.moves").read_text().split()
+    state: State = new_state("good-measure", 214)
+    for k, text in enumerate(moves):
+        assert isinstance(state, PackerState)
+        search = _Search(state, QUICK)
+        search.strong_dead = True
+        assert not search.dead(), k
+        assert not search.stuck(), k  # rule D3
+        counted = Counted(state, Clock(Budget(None, None, 512)))
+        assert counted.ask(counted.start, 100_000) != 0, k  # rule D4's counted game
+        if k % 20 == 10:  # the relaxed games, the plain one and one per suit kept
+            games = [Relaxed(counted)] + [Relaxed(counted, suit, WINDOWS[(k // 20 + suit) % 4])
+                                          for suit in range(4)]
+            assert all(game.steps(20_000) != "lost" for game in games), k
+        state = state.apply(Move.parse(text))
+    assert state.won
+
+
 # ---- the compiled build -----------------------------------------------------------------------
 
 
