@@ -174,6 +174,24 @@ def test_retry_unknown_solves_only_the_unknowns_again(
     assert len(stored(db)) == 40
 
 
+
+def test_a_stored_length_is_the_shortened_lines(reference: list[tuple[Any, ...]]) -> None:
+    # the line a player is shown (`solve(..., shorten=True)`), never longer than the line found
+    from thirteen.game import new_state
+    from thirteen.solver import Budget, solve
+
+    budget = Budget(**BUDGET)
+    lengths = {deal: length for _, _, deal, verdict, _, length, _ in reference
+               if verdict == "solved"}
+    cut = 0
+    for deal in sorted(lengths, key=lambda d: -lengths[d])[:3]:  # the longest lines
+        found = solve(new_state(GAME, deal), budget)
+        shortened = solve(new_state(GAME, deal), budget, shorten=True)
+        assert lengths[deal] == len(shortened.moves) <= len(found.moves)
+        cut += len(found.moves) - lengths[deal]
+    assert cut > 0  # and shortening did cut something
+
+
 # ---- Dask ----------------------------------------------------------------------------------
 def test_dask_local_cluster_stores_the_same_rows(
         tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
