@@ -785,7 +785,6 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
         assert Relaxed(counted, seed % 4, 1 + seed % 5).steps(20_000) != "lost"  # a window
 
 
-
 def test_dead_end_rules_never_fire_along_good_measure_214s_winning_line() -> None:
     # Good Measure 214 is the hardest deal of 1-1000: its line (212 moves, found by the
     # portfolio after 308 million positions, docs/benchmarks.md) sends only 2H and AS home in
@@ -804,7 +803,7 @@ def test_dead_end_rules_never_fire_along_good_measure_214s_winning_line() -> Non
         assert not search.stuck(), k  # rule D3
         counted = Counted(state, Clock(Budget(None, None, 512)))
         assert counted.ask(counted.start, 100_000) != 0, k  # rule D4's counted game
-        if k % 20 == 10:  # the relaxed games, the plain one and one per suit kept
+        if k % 20 == 10:  # the relaxed games: the plain one, and each suit kept in a window
             games = [Relaxed(counted)] + [Relaxed(counted, suit, WINDOWS[(k // 20 + suit) % 4])
                                           for suit in range(4)]
             assert all(game.steps(20_000) != "lost" for game in games), k

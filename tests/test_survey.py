@@ -174,7 +174,6 @@ def test_retry_unknown_solves_only_the_unknowns_again(
     assert len(stored(db)) == 40
 
 
-
 def test_a_stored_length_is_the_shortened_lines(reference: list[tuple[Any, ...]]) -> None:
     # the line a player is shown (`solve(..., shorten=True)`), never longer than the line found
     from thirteen.game import new_state
