@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from thirteen.calculation import CalcState
-from thirteen.cards import Card, full_deck
+from thirteen.cards import KING, Card, full_deck
 from thirteen.deal import Layout, deal, format_board
 from thirteen.game import State, new_state, start_state
 from thirteen.moves import Move, Place, PlaceKind
@@ -762,51 +762,52 @@ def test_calculation_dead_end_rule() -> None:
     assert result.nodes < 50
 
 
+def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None:
+    """No dead-end rule fires on ``state``, a winnable position: D1 and D2 (on, although D2 is
+    off by default), and where they apply (Baker's Dozen, Good Measure) D3, D4's counted game
+    and, unless ``kept`` is None, the relaxed game and those with each (suit, window) of
+    ``kept`` kept, each for at most 20,000 positions."""
+    from thirteen.solver.packer import _Search
+    from thirteen.solver.relaxed import Counted, Relaxed
+
+    assert isinstance(state, PackerState)
+    search = _Search(state, QUICK)
+    search.strong_dead = True
+    assert not search.dead()
+    if not search.stuck_on:
+        return
+    assert not search.stuck()
+    # one clock for the games and their shared counted memo: memory bounded only, since each
+    # game's slice is bounded and a budget spent is no verdict
+    counted = Counted(state, Clock(Budget(None, None, 512)))
+    assert counted.ask(counted.start, 100_000) != 0
+    if kept is not None:
+        games = [Relaxed(counted)] + [Relaxed(counted, suit, window) for suit, window in kept]
+        assert all(game.steps(20_000) != "lost" for game in games)
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from(["bakers-dozen", "good-measure", "portuguese-solitaire"]),
        st.integers(0, 2**32), st.integers(5, 80))
 def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
                                                          steps: int) -> None:
-    from thirteen.solver.packer import _Search
-
     state = unplay(GAMES[game], random.Random(seed), steps)
-    search = _Search(state, QUICK)
-    search.strong_dead = True  # rule D2 too, although it is off by default
-    assert not search.dead()
-    assert not (search.stuck_on and search.stuck())  # rule D3 (Baker's Dozen, Good Measure)
-    if search.stuck_on:  # rule D4, the counted and the relaxed game
-        from thirteen.solver.relaxed import Counted, Relaxed
-
-        # one clock for the three games and their shared counted memo: memory bounded only,
-        # since each game's slice is bounded by ``steps`` and a budget spent is no verdict
-        counted = Counted(state, Clock(Budget(None, None, 512)))
-        assert Relaxed(counted).steps(20_000) != "lost"
-        assert Relaxed(counted, seed % 4).steps(20_000) != "lost"  # with a suit kept
-        assert Relaxed(counted, seed % 4, 1 + seed % 5).steps(20_000) != "lost"  # a window
+    assert_no_dead_end(state, [(seed % 4, KING), (seed % 4, 1 + seed % 5)])
 
 
 def test_dead_end_rules_never_fire_along_good_measure_214s_winning_line() -> None:
-    # Good Measure 214 is the hardest deal of 1-1000: its line (212 moves, found by the
-    # portfolio after 308 million positions, docs/benchmarks.md) sends only 2H and AS home in
-    # its first 138 moves, and most first moves lose it. Every position on it is winnable, so
-    # no dead-end rule may fire on any of them.
-    from thirteen.solver.packer import WINDOWS, _Search
-    from thirteen.solver.relaxed import Counted, Relaxed
+    # Good Measure 214, the one deal of 1-1000 still unknown at 60 s: its line (212 moves,
+    # found by the portfolio after 308 million positions, docs/benchmarks.md) sends only 2H
+    # and AS home in its first 138 moves, and most first moves lose the deal. Every position
+    # on it is winnable. The relaxed games (slow from the early positions in pure Python) on
+    # every 20th position, each suit kept in one of the windows.
+    from thirteen.solver.packer import WINDOWS
 
     moves = (Path(__file__).parent / "data" / "good-measure-214.moves").read_text().split()
-    state: State = new_state("good-measure", 214)
+    state = new_state("good-measure", 214)
     for k, text in enumerate(moves):
-        assert isinstance(state, PackerState)
-        search = _Search(state, QUICK)
-        search.strong_dead = True
-        assert not search.dead(), k
-        assert not search.stuck(), k  # rule D3
-        counted = Counted(state, Clock(Budget(None, None, 512)))
-        assert counted.ask(counted.start, 100_000) != 0, k  # rule D4's counted game
-        if k % 20 == 10:  # the relaxed games: the plain one, and each suit kept in a window
-            games = [Relaxed(counted)] + [Relaxed(counted, suit, WINDOWS[(k // 20 + suit) % 4])
-                                          for suit in range(4)]
-            assert all(game.steps(20_000) != "lost" for game in games), k
+        kept = [(suit, WINDOWS[(k // 20 + suit) % 4]) for suit in range(4)]
+        assert_no_dead_end(state, kept if k % 20 == 10 else None)
         state = state.apply(Move.parse(text))
     assert state.won
 
