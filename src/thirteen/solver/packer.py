@@ -486,6 +486,20 @@ class _Search:
         where[i] = was
         return k
 
+    def peek(self, src: i64, dst: i64) -> bytes:
+        """The `key` after the move of the top card of column ``src`` onto ``dst``, read
+        without playing it where that is cheap (`key_after`), else empty. Most moves tried
+        lead to a position seen before, and a single card moved between columns with no safe
+        move after it changes one entry of `where` (where that is the key and no card turns
+        face up). Before the move no safe move was left; a move between columns changes no
+        foundation, so only the source's new top card can have become safe."""
+        if not self.unique or self.sequences or src < 0 or dst < 0:
+            return b""
+        col = self.cols[src]
+        if self.auto_on and len(col) > 1 and self.safe_home(col[len(col) - 2]) != NOWHERE:
+            return b""
+        return self.key_after(src, dst)
+
     def exact(self) -> tuple[bytes, ...]:
         """The position with its columns in their order (`shortcut` replays moves by column)."""
         return (*list(self.cols), bytes(list(self.hid)))
@@ -894,10 +908,6 @@ class _Search:
         counted_on = self.counted is not None
         auto_on = self.auto_on
         cols = self.cols
-        # Keys read before playing: most moves tried lead to a position seen before, and a
-        # single card moved between columns with no safe move after it changes one entry of
-        # `where` (where that is the key and no card turns face up).
-        quick = self.unique and not self.sequences
         nodes: i64 = clock.nodes  # a local, written back before `check` and on leaving
         stop = nodes + limit
         while stack:
@@ -915,15 +925,9 @@ class _Search:
             m = level[i]
             src = (m >> 8 & 31) - 4
             dst = (m >> 4 & 15) - 2
-            k = b""
-            # Before the move no safe move was left; a move between columns changes no
-            # foundation, so only the source's new top card can have become safe.
-            if quick and src >= 0 and dst >= 0 and not (
-                    auto_on and len(cols[src]) > 1
-                    and self.safe_home(cols[src][-2]) != NOWHERE):
-                k = self.key_after(src, dst)
-                if k in tt:
-                    continue
+            k = self.peek(src, dst)
+            if k and k in tt:
+                continue
             mark = len(self.trail)
             self.trail = append(self.trail, self.do(m))
             if not k:
@@ -1007,7 +1011,10 @@ def portfolio(main: _Search, state: PackerState,
     its slice, until none is left: each suit within the narrowest of `WINDOWS`, then the suits
     won there within the next.
     While the counted game of the start is still undecided after `LATE_AFTER` positions,
-    the probes' share goes to it instead (*D4*).
+    the probes' share goes to it instead (*D4*). After `SPLIT_AFTER` positions, where rule
+    D4 applies, the frontier search (`Split`) gets `SPLIT_SHARE` halves of each slice on top:
+    it searches every beginning in turn and never enters one proved lost again, which
+    restarts from the start do (*The frontier search*).
     """
     clock = main.clock
     verdict = main.start()
@@ -1028,9 +1035,12 @@ def portfolio(main: _Search, state: PackerState,
     credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
     runs = 0
     owed = 0  # the same for nested rollouts
+    split: Split | None = None
+    split_owed = 0  # the same for the frontier search
     while True:
+        held = split.held() if split is not None else 0  # the frontier search's tables
         # the main search counts its own tables, not rule D4's
-        clock.extra_bytes = _d4_bytes(counted, relaxed, kept)
+        clock.extra_bytes = _d4_bytes(counted, relaxed, kept) + held
         # While games with a suit kept are left, they take the exhaustive search's turn
         kept_turn = bool(kept) and clock.nodes >= KEPT_AFTER
         if not kept_turn:
@@ -1039,7 +1049,7 @@ def portfolio(main: _Search, state: PackerState,
                 return verdict
         spent = 0
         # the main search's tables, held while the others run
-        main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
+        main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes + held
         clock.extra_bytes = main_bytes
         if counted is not None and main.counted is None and clock.nodes >= RELAXED_AFTER:
             if counted.ask(counted.start, QUESTION_LIMIT) == 0:
@@ -1078,6 +1088,16 @@ def portfolio(main: _Search, state: PackerState,
         clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
         late = clock.nodes >= LATE_AFTER
         share = 0 if rooting else limit * LATE_PROBES if late else limit
+        if split is None and counted is not None and clock.nodes >= SPLIT_AFTER:
+            split = Split(state, budget, clock)
+        if split is not None and not split.done():
+            split_owed += limit * SPLIT_SHARE // 2
+            while split_owed > 0 and not split.done():
+                before = clock.nodes
+                sv = split.step()
+                split_owed -= clock.nodes - before
+                if sv is not None:
+                    return sv
         if clock.nodes >= NESTED_AFTER:
             part = share // 2
             share -= part
@@ -1118,6 +1138,201 @@ def portfolio(main: _Search, state: PackerState,
             if pv is not None and pv[0] == "solved":
                 return pv
         limit = int(limit * 1.5)
+
+
+class Split:
+    """The frontier search: the positions a few moves from the start, each searched
+    depth-first up to a cap in turn, the cap growing each round, with what is proved lost
+    kept for all of them (docs/solver.md, *Frontier*).
+
+    Probes restart from the start and re-enter the same lost beginnings; here every
+    beginning gets its turn, and a region proved lost is never searched again. A position is
+    proved lost when its strongly connected component of the depth-first search closes
+    without a win (Tarjan's algorithm: moves between columns can be undone, so positions lie
+    on cycles), or when a dead-end rule cuts it. It only finds lines: what it proves lost
+    stands as a set of hashes, which a collision could make wrong."""
+
+    def __init__(self, state: PackerState, budget: Budget, clock: Clock) -> None:
+        s = _Search(state, budget)
+        s.clock = clock
+        # rule D4's counted game with a memo of its own: what it asks would otherwise change
+        # what the probes' capped questions answer, and so which probe finds a line
+        s.counted = Counted(state, clock) if fits(state) else None
+        s.start()
+        self.search = s
+        self.state = state
+        self.budget = budget
+        self.lost: set[int] = set()  # hashes of the keys of positions proved lost
+        self.frontier: list[Snapshot] = []
+        self.chains: list[list[int]] = []  # the moves from the start to each frontier position
+        self.alive: list[int] = []  # the frontier positions to search this round, in order
+        self.turn = 0  # the next of them
+        # those not decided this round, each after the share of the positions its search
+        # met that it proved lost (in thousandths): the next round takes the least first
+        self.open: list[tuple[int, int]] = []
+        self.cap: i64 = SPLIT_FIRST_CAP
+        self.grown = False
+
+    def done(self) -> bool:
+        """Whether every frontier position is proved lost (or there is none)."""
+        return self.grown and self.turn == len(self.alive) and not self.open
+
+    def grow(self) -> tuple[Verdict, list[IMove], str] | None:
+        """Lay out the frontier: breadth first, every position first met at a depth, until a
+        depth holds at least `SPLIT_FRONTIER` positions (each counted on the clock)."""
+        s = self.search
+        if s.won():  # by the safe moves home alone
+            return "solved", _replay(self.state, self.budget, []), ""
+        clock = s.clock
+        seen = {s.key()}
+        layer = [(s.snapshot(), list[int]())]
+        while layer and len(layer) < SPLIT_FRONTIER:
+            deeper: list[tuple[Snapshot, list[int]]] = []
+            for snap, chain in layer:
+                s.load(snap)
+                for m in s.moves():
+                    s.trail = append(s.trail, s.do(m))
+                    s.auto()
+                    if s.won():
+                        return "solved", _replay(self.state, self.budget,
+                                                 chain + [m & MOVE_MASK]), ""
+                    k = s.key()
+                    if k not in seen:
+                        seen.add(k)
+                        clock.nodes += 1
+                        deeper.append((s.snapshot(), chain + [m & MOVE_MASK]))
+                    s.take_back(0)
+            if len(deeper) == 0:
+                break  # every line ends within this depth: the frontier is the last layer
+            layer = deeper
+        self.frontier = [snap for snap, _ in layer]
+        self.chains = [chain for _, chain in layer]
+        self.alive = list(range(len(layer)))
+        return None
+
+    def held(self) -> int:
+        """The memory its tables hold (the lost hashes, rule D3's positions, its counted
+        memo)."""
+        s = self.search
+        memo = s.counted.held() if s.counted is not None else 0
+        return table_bytes(self.lost, SPLIT_HASH_BYTES, 0) + s.stuck_bytes + memo
+
+    def step(self) -> tuple[Verdict, list[IMove], str] | None:
+        """Search the next frontier position of this round up to the round's cap; a line if
+        one is found. Once every position of a round is decided or searched, the next round
+        searches those left with `SPLIT_GROWTH` times the cap."""
+        if not self.grown:
+            self.grown = True
+            return self.grow()
+        if self.turn == len(self.alive):
+            if not self.open:
+                return None  # all proved lost: for the exhaustive search to say
+            self.alive = [i for _, i in sorted(self.open)]
+            self.open, self.turn = [], 0
+            self.cap *= SPLIT_GROWTH
+        i = self.alive[self.turn]
+        self.turn += 1
+        before, known = self.search.clock.nodes, len(self.lost)
+        found = self._search(i)
+        if found is not None:
+            return found
+        if hash(self.search.key()) not in self.lost:
+            met = self.search.clock.nodes - before
+            self.open.append(((len(self.lost) - known) * 1000 // max(met, 1), i))
+        return None
+
+    def _stuck(self) -> bool:
+        """Rule D3 at the current position, its positions counted on the clock."""
+        s = self.search
+        before = s.stuck_nodes
+        cut = s.stuck()
+        s.clock.nodes += s.stuck_nodes - before
+        return cut
+
+    def _search(self, i: int) -> tuple[Verdict, list[IMove], str] | None:
+        """Depth-first from frontier position ``i`` for at most `cap` new positions, adding
+        each component that closes to `lost` (Tarjan: ``low`` holds, for each level, the
+        least index reached from it; a position's index is -1 once its component closed).
+        Leaves the search at the frontier position unless it finds a line."""
+        s = self.search
+        clock = s.clock
+        lost = self.lost
+        s.load(self.frontier[i])
+        root = s.key()
+        if hash(root) in lost:
+            return None
+        if s.dead() or (s.stuck_on and self._stuck()) or s.hopeless():
+            lost.add(hash(root))
+            return None
+        index: dict[bytes, i64] = {root: 0}
+        tarjan = [root]  # the positions whose component is still open, in index order
+        path = [root]  # the position of each level
+        stack = [s.moves()]
+        pos = vec[i64]([0])
+        low = vec[i64]([0])
+        marks = vec[i64]([0])
+        nodes: i64 = 0
+        every: i64 = clock.every
+        while stack:
+            top = len(pos) - 1
+            level = stack[top]
+            j = pos[top]
+            if j == len(level):
+                stack.pop()
+                pos, _ = pop(pos)
+                low, least = pop(low)
+                marks, mark = pop(marks)
+                here = path.pop()
+                if least == index[here]:
+                    while True:  # its component closes without a win: all of it is lost
+                        k = tarjan.pop()
+                        lost.add(hash(k))
+                        index[k] = -1
+                        if k is here:
+                            break
+                elif least < low[top - 1]:
+                    low[top - 1] = least
+                s.take_back(mark)
+                continue
+            pos[top] = j + 1
+            m = level[j]
+            mark = len(s.trail)
+            k = s.peek((m >> 8 & 31) - 4, (m >> 4 & 15) - 2)  # read before playing
+            played = not k
+            if played:
+                s.trail = append(s.trail, s.do(m))
+                s.auto()
+                if s.won():
+                    line = _replay(self.state, self.budget, self.chains[i])
+                    return "solved", line + [unpack(r) for r in s.trail], ""
+                k = s.key()
+            seen = index.get(k, -2)
+            if seen != -2 or hash(k) in lost:
+                if seen >= 0 and seen < low[top]:
+                    low[top] = seen
+                s.take_back(mark)
+                continue
+            if not played:
+                s.trail = append(s.trail, s.do(m))
+            nodes += 1
+            clock.nodes += 1
+            if clock.nodes % every == 0:
+                clock.check(self.held() + len(index) * SPLIT_INDEX_BYTES)
+            if s.dead() or (s.changed(m, mark) and s.hopeless()):
+                lost.add(hash(k))
+                s.take_back(mark)
+                continue
+            index[k] = len(index)
+            tarjan.append(k)
+            path.append(k)
+            stack.append(s.moves())
+            pos = append(pos, 0)
+            low = append(low, len(index) - 1)
+            marks = append(marks, mark)
+            if nodes >= self.cap:
+                s.take_back(0)
+                return None
+        return None
 
 
 def _d4_bytes(counted: Counted | None, relaxed: Relaxed | None, kept: list[Relaxed]) -> int:
@@ -1359,6 +1574,17 @@ RUN_CARD: Final = 2  # Castles: per card of a run moved
 SPLIT_PENALTY: Final = 400  # Castles: splitting a run that sits on its natural host comes late
 SPACE_PENALTY: Final = 100  # moves into a space come after moves onto a card
 PROBE_NOISE: Final = 600
+# `Split`, the frontier search: a frontier of at least this many positions, each searched
+# first up to this many new positions, then this many times more each round; it runs after
+# this many positions of the whole search, with this many halves of each slice on top of the
+# others' shares (docs/solver.md, *The frontier search*)
+SPLIT_FRONTIER: Final = 1000
+SPLIT_FIRST_CAP: Final = 3000
+SPLIT_GROWTH: Final = 3
+SPLIT_AFTER: Final = 1_000_000
+SPLIT_SHARE: Final = 3
+SPLIT_HASH_BYTES: Final = 32  # a lost position's hash, an int object
+SPLIT_INDEX_BYTES: Final = 200  # a position of a frontier position's own search (estimated)
 UNGUIDED_AFTER: Final = 20_000  # positions; from then on every second probe is unguided
 LATE_AFTER: Final = 1_000_000  # positions; from then on every probe is unguided, and
 LATE_PROBES: Final = 3  # the probes get this many times each slice
