@@ -1215,7 +1215,7 @@ class Split:
         memo)."""
         s = self.search
         memo = s.counted.held() if s.counted is not None else 0
-        return table_bytes(self.lost, SPLIT_HASH_BYTES, 0) + s.stuck_bytes + memo
+        return table_bytes(self.lost, SPLIT_HASH_BYTES, s.clock.every) + s.stuck_bytes + memo
 
     def step(self) -> tuple[Verdict, list[IMove], str] | None:
         """Search the next frontier position of this round up to the round's cap; a line if
