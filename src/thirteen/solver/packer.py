@@ -1143,7 +1143,7 @@ def portfolio(main: _Search, state: PackerState,
 class Split:
     """The frontier search: the positions a few moves from the start, each searched
     depth-first up to a cap in turn, the cap growing each round, with what is proved lost
-    kept for all of them (docs/solver.md, *Frontier*).
+    kept for all of them (docs/solver.md, *The frontier search*).
 
     Probes restart from the start and re-enter the same lost beginnings; here every
     beginning gets its turn, and a region proved lost is never searched again. A position is
