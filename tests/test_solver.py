@@ -37,7 +37,7 @@ from thirteen.solver import (
     solve,
 )
 from thirteen.solver.common import Clock, Verdict, checked_result
-from thirteen.solver.packer import IMove, luby
+from thirteen.solver.packer import IMove, Split, luby
 from thirteen.solver.services import EASY_NODES, MEDIUM_NODES
 from thirteen.variants import GAMES, Variant, get_variant
 
@@ -336,11 +336,9 @@ def test_d4_fires_only_on_lost_positions() -> None:
     assert counted_fired >= 5 and won >= 5
 
 
-def run_split(state: PackerState, budget: Budget) -> tuple[object, Line]:
+def run_split(state: PackerState, budget: Budget) -> tuple[Split, Line]:
     """The frontier search (`Split`) on ``state`` until it finds a line or proves every
     frontier position lost (then it has nothing left to search)."""
-    from thirteen.solver.packer import Split
-
     split = Split(state, budget, Clock(budget))
     found: Line = None
     while found is None and not split.done():
@@ -389,7 +387,6 @@ def test_the_frontier_search_keeps_only_lost_positions(monkeypatch: pytest.Monke
         game = ("bakers-dozen", "good-measure")[seed % 2]
         state = small_position(get_variant(game), rng, rng.randint(9, 14), rng.randint(3, 5))
         split, _ = run_split(state, QUICK)
-        assert isinstance(split, packer.Split)
         search = _Search(state, QUICK)
         if search.start() is not None:
             continue

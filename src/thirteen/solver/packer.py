@@ -1092,12 +1092,16 @@ def portfolio(main: _Search, state: PackerState,
             split = Split(state, budget, clock)
         if split is not None and not split.done():
             split_owed += limit * SPLIT_SHARE // 2
+            # it counts its own tables (`Split.held`), the others' are `extra_bytes`
+            clock.extra_bytes = main_bytes - held + _d4_bytes(counted, relaxed, kept)
             while split_owed > 0 and not split.done():
                 before = clock.nodes
                 sv = split.step()
                 split_owed -= clock.nodes - before
                 if sv is not None:
                     return sv
+            main_bytes += split.held() - held  # its tables as they are now, while others run
+            clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
         if clock.nodes >= NESTED_AFTER:
             part = share // 2
             share -= part
@@ -1241,14 +1245,6 @@ class Split:
             self.open.append(((len(self.lost) - known) * 1000 // max(met, 1), i))
         return None
 
-    def _stuck(self) -> bool:
-        """Rule D3 at the current position, its positions counted on the clock."""
-        s = self.search
-        before = s.stuck_nodes
-        cut = s.stuck()
-        s.clock.nodes += s.stuck_nodes - before
-        return cut
-
     def _search(self, i: int) -> tuple[Verdict, list[IMove], str] | None:
         """Depth-first from frontier position ``i`` for at most `cap` new positions, adding
         each component that closes to `lost` (Tarjan: ``low`` holds, for each level, the
@@ -1261,7 +1257,10 @@ class Split:
         root = s.key()
         if hash(root) in lost:
             return None
-        if s.dead() or (s.stuck_on and self._stuck()) or s.hopeless():
+        before = s.stuck_nodes  # rule D3 here only: inside, it costs more than it cuts
+        cut = s.dead() or (s.stuck_on and s.stuck()) or s.hopeless()
+        clock.nodes += s.stuck_nodes - before
+        if cut:
             lost.add(hash(root))
             return None
         index: dict[bytes, i64] = {root: 0}
