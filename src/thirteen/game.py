@@ -14,7 +14,7 @@ from typing import Any
 from .calculation import CalcState
 from .cards import Card
 from .deal import Layout, deal, format_board, parse_board
-from .moves import IllegalMove, Move, MoveError
+from .moves import IllegalMove, Move, MoveError, Moves, Status
 from .packer import PackerState
 from .variants import RENAMED, Variant, get_variant
 
@@ -71,10 +71,10 @@ class Game:
     def state(self) -> State:
         return self._states[-1]
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         return self.state.legal_moves()
 
-    def status(self) -> str:
+    def status(self) -> Status:
         return self.state.status()
 
     def push(self, move: Move | str) -> State:

@@ -15,7 +15,8 @@ from typing import Any
 
 from .cards import KING, SUITS, Card, full_deck
 from .deal import Layout
-from .moves import IllegalMove, Move, Place, PlaceKind
+from .moves import IllegalMove, Move, Moves, Place, PlaceKind, Status
+from .text import render
 from .variants import Variant
 
 Column = tuple[Card, ...]
@@ -181,7 +182,7 @@ class PackerState:
             return f"only a king may fill an empty column; {card} is not a king"
         return f"an empty column is never filled in {self.variant.title}"
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         """Every legal move, generated directly (the web server asks once per answer, the
         solver's exact search once per position); `why_illegal` explains any other move, and
         tests/test_properties.py checks that the two agree on every candidate move."""
@@ -202,7 +203,7 @@ class PackerState:
                 found += spaces
             return sorted(found)
 
-        at, out = _column_places(len(columns)), []
+        at, out = _column_places(len(columns)), Moves()
         for i, col in enumerate(columns):
             if not col:
                 continue
@@ -254,11 +255,13 @@ class PackerState:
         front ends then ask for no verdict on the position, which would give it away."""
         return any(self.hidden)
 
-    def status(self) -> str:
+    def status(self) -> Status:
         """``won``, ``lost`` (no legal move remains) or ``in play``."""
-        if self.won:
-            return "won"
-        return "in play" if self.legal_moves() else "lost"
+        return Status.WON if self.won else Status.IN_PLAY if self.legal_moves() else Status.LOST
+
+    def __str__(self) -> str:
+        """The board as the player sees it (a hidden card as ``##``)."""
+        return render(self.view())
 
     def cards(self) -> list[Card]:
         """Every card in play, hidden ones included (for checks that none is lost)."""
