@@ -1,7 +1,10 @@
 """Survey throughput on Baker's Dozen: deals solved per second per core (target: >= 20).
 
     PYTHONPATH=src python bench/survey_throughput.py [--deals 1-200] [--workers 1]
-        [--max-seconds 60] [--engine local|dask]
+        [--max-seconds 60] [--engine local|dask] [--scheduler tcp://HOST:PORT]
+
+With ``--scheduler`` the deals go to a running Dask cluster (``dask scheduler`` and ``dask
+worker`` processes) and the figure is per worker thread of that cluster.
 
 Runs `thirteen.survey.survey` (solver, SQLite writes and all) on a fresh database in a temporary
 directory and prints the figure. Every deal counts, including the ones that end unknown when
@@ -42,13 +45,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", choices=("local", "dask"), default="local")
     ap.add_argument("--max-seconds", type=float, default=60.0)
     ap.add_argument("--max-nodes", type=int, default=2_000_000)
+    ap.add_argument("--scheduler", help="a running Dask cluster's scheduler (implies dask)")
     args = ap.parse_args(argv)
+    if args.scheduler:
+        from distributed import Client
+
+        with Client(args.scheduler, timeout=30) as client:
+            args.engine, args.workers = "dask", sum(client.nthreads().values())
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         cpu0, t0 = cpu_seconds(), time.perf_counter()
         summary = survey(args.game, args.deals, db, workers=args.workers, engine=args.engine,
-                         max_seconds=args.max_seconds, max_nodes=args.max_nodes,
+                         scheduler=args.scheduler, max_seconds=args.max_seconds,
+                         max_nodes=args.max_nodes,
                          progress=sys.stderr.isatty())
         wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
         times = [r["seconds"] for r in rows(db)]
