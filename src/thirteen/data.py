@@ -1,0 +1,149 @@
+"""Survey results as data files: one gzip-compressed CSV per game and option set, and beside it
+the list of the deals proved unwinnable, so that every published figure can be checked deal by
+deal and a survey on a new machine resumes from them.
+
+A file is named after its game and options (``bakers-dozen.csv.gz``,
+``spanish-patience-ii.worry-back.csv.gz``, ``bakers-dozen.foundations-rank.csv.gz``), holds one
+row per deal in deal order, and is written byte for byte the same from the same rows (no
+timestamp in the gzip header), so that the repository's history shows only real changes.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from .survey import Row
+from .variants import GAMES, OPTIONS
+
+#: The columns of a data file; a row read back has the survey's other columns as None.
+COLUMNS = ("deal", "verdict", "nodes", "seconds", "length", "fair_verdict", "fair_seconds",
+           "solver_version", "max_seconds", "max_nodes", "max_mb")
+_INTS = {"deal", "nodes", "length", "max_nodes", "max_mb"}
+_FLOATS = {"seconds", "fair_seconds", "max_seconds"}
+SUFFIX = ".csv.gz"
+UNSOLVABLE = ".unsolvable.txt"
+
+
+def stem(game: str, options: str) -> str:
+    """The file name's stem: the game, then each option that differs from the game's own."""
+    parts = [game]
+    for key, value in sorted(json.loads(options).items()):
+        flag = key.replace("_", "-")
+        parts.append(flag if value is True else f"{flag}-{value}")
+    return ".".join(parts)
+
+
+def parse_stem(text: str) -> tuple[str, str]:
+    """``(game, options JSON)`` from a stem; `ValueError` for one no survey would write."""
+    game, *flags = text.split(".")
+    if game not in GAMES:
+        raise ValueError(f"{text}: no game {game!r}")
+    options: dict[str, object] = {}
+    for flag in flags:
+        key = next((k for k in OPTIONS if flag == k.replace("_", "-")
+                    or flag.startswith(k.replace("_", "-") + "-")), None)
+        if key is None:
+            raise ValueError(f"{text}: unknown option {flag!r}")
+        value = flag[len(key) + 1:]
+        options[key] = value or True
+    return game, json.dumps(options, sort_keys=True, separators=(",", ":"))
+
+
+def _cell(value: object) -> str:
+    """Seconds to four significant digits: finer is noise, and the files stay small."""
+    if value is None:
+        return ""
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _value(column: str, text: str) -> object:
+    if text == "":
+        return None
+    if column in _INTS:
+        return int(text)
+    if column in _FLOATS:
+        return float(text)
+    return text
+
+
+def read_file(path: Path) -> list[Row]:
+    """The rows of one data file, as `survey.rows` gives them; `ValueError` if malformed."""
+    game, options = parse_stem(path.name.removesuffix(SUFFIX))
+    try:
+        with gzip.open(path, "rt", newline="") as f:
+            reader = csv.DictReader(f)
+            if tuple(reader.fieldnames or ()) != COLUMNS:
+                raise ValueError(f"{path}: columns are not {', '.join(COLUMNS)}")
+            return [{"game": game, "options": options,
+                     **{c: _value(c, r[c]) for c in COLUMNS}} for r in reader]
+    except (OSError, EOFError, csv.Error, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: not a survey data file ({e})") from None
+
+
+def read(directory: str | Path, game: str | None = None,
+         options: str | None = None) -> list[Row]:
+    """Every row of the data files in ``directory`` (of one game and options, if given)."""
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise ValueError(f"no survey data folder at {folder}")
+    out: list[Row] = []
+    for path in sorted(folder.glob("*" + SUFFIX)):
+        g, o = parse_stem(path.name.removesuffix(SUFFIX))
+        if (game is None or g == game) and (options is None or o == options):
+            out += read_file(path)
+    return out
+
+
+def _better(new: Row, old: Row | None) -> bool:
+    """A decided verdict is kept over an unknown one; otherwise the newer row wins."""
+    return old is None or not (old["verdict"] != "unknown" and new["verdict"] == "unknown")
+
+
+def write(directory: str | Path, rows: Iterable[Row]) -> list[Path]:
+    """Merge ``rows`` into the data files of ``directory`` (created if need be); returns the
+    files written. Each file is replaced whole and at once, so a killed run leaves the old."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    groups: dict[str, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(stem(row["game"], row["options"]), []).append(row)
+    written = []
+    for name, new in sorted(groups.items()):
+        path = folder / (name + SUFFIX)
+        merged = {r["deal"]: r for r in (read_file(path) if path.exists() else [])}
+        for row in new:
+            if _better(row, merged.get(row["deal"])):
+                merged[row["deal"]] = row
+        ordered = [merged[d] for d in sorted(merged)]
+        _replace(path, _csv_bytes(ordered))
+        lost = "".join(f"{r['deal']}\n" for r in ordered if r["verdict"] == "unsolvable")
+        _replace(folder / (name + UNSOLVABLE), lost.encode())
+        written.append(path)
+    return written
+
+
+def _csv_bytes(rows: list[Row]) -> bytes:
+    text = io.StringIO(newline="")
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows([_cell(r.get(c)) for c in COLUMNS] for r in rows)
+    return gzip.compress(text.getvalue().encode(), compresslevel=9, mtime=0)
+
+
+def _replace(path: Path, content: bytes) -> None:
+    """Write ``content`` to ``path`` atomically (a temporary file renamed over it)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,80 @@
+"""Survey results as data files: names, round trips, merging, and refusals."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from thirteen import data
+from thirteen.survey import Row
+
+
+def row(deal: int, verdict: str, game: str = "bakers-dozen", options: str = "{}",
+        **more: object) -> Row:
+    return {"game": game, "options": options, "deal": deal, "verdict": verdict, "nodes": 7,
+            "seconds": 0.0123456, "length": 80 if verdict == "solved" else None,
+            "fair_verdict": None, "fair_seconds": None, "solver_version": "0.1.0+x",
+            "max_seconds": 60.0, "max_nodes": None, "max_mb": 2048, **more}
+
+
+@pytest.mark.parametrize(("game", "options", "name"), [
+    ("bakers-dozen", "{}", "bakers-dozen"),
+    ("spanish-patience-ii", '{"worry_back":true}', "spanish-patience-ii.worry-back"),
+    ("bakers-dozen", '{"foundations":"rank","worry_back":true}',
+     "bakers-dozen.foundations-rank.worry-back"),
+])
+def test_file_names_name_the_game_and_options(game: str, options: str, name: str) -> None:
+    assert data.stem(game, options) == name
+    assert data.parse_stem(name) == (game, options)
+
+
+@pytest.mark.parametrize("name", ["chess", "bakers-dozen.turbo", "bakers-dozen.worry"])
+def test_names_no_survey_writes_are_refused(name: str) -> None:
+    with pytest.raises(ValueError):
+        data.parse_stem(name)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.integers(1, 10**6), st.sampled_from(["solved", "unsolvable",
+                                                               "unknown"]), max_size=40))
+def test_rows_round_trip_and_files_are_the_same_bytes(tmp_path_factory: pytest.TempPathFactory,
+                                                      verdicts: dict[int, str]) -> None:
+    folder = tmp_path_factory.mktemp("data")
+    rows = [row(d, v) for d, v in verdicts.items()]
+    if not rows:
+        assert data.write(folder, rows) == []
+        return
+    (path,) = data.write(folder, rows)
+    first = path.read_bytes()
+    back = data.read(folder)
+    assert [r["deal"] for r in back] == sorted(verdicts)
+    assert all(r["verdict"] == verdicts[r["deal"]] and r["seconds"] == 0.01235 for r in back)
+    data.write(folder, back)  # what was read writes back to the same bytes
+    assert path.read_bytes() == first
+    lost = (folder / "bakers-dozen.unsolvable.txt").read_text().split()
+    assert lost == [str(d) for d in sorted(verdicts) if verdicts[d] == "unsolvable"]
+
+
+def test_merging_keeps_decided_verdicts_and_takes_newer_ones(tmp_path: Path) -> None:
+    data.write(tmp_path, [row(1, "solved"), row(2, "unknown"), row(3, "unsolvable")])
+    data.write(tmp_path, [row(1, "unknown"), row(2, "solved"), row(3, "solved"), row(4, "unknown")])
+    assert [r["verdict"] for r in data.read(tmp_path)] == ["solved", "solved", "solved", "unknown"]
+    data.write(tmp_path, [row(9, "solved", game="bisley")])
+    assert [r["deal"] for r in data.read(tmp_path, game="bisley")] == [9]
+    assert len(data.read(tmp_path, game="bakers-dozen", options="{}")) == 4
+
+
+def test_malformed_files_and_folders_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no survey data folder"):
+        data.read(tmp_path / "missing")
+    bad = tmp_path / "bakers-dozen.csv.gz"
+    bad.write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match="not a survey data file"):
+        data.read(tmp_path)
+    bad.write_bytes(gzip.compress(b"deal,verdict\n1,solved\n"))
+    with pytest.raises(ValueError, match="columns"):
+        data.read(tmp_path)
