@@ -78,13 +78,15 @@ def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:
 
 def test_check_reports_won_lost_in_play_and_the_first_illegal_move(tmp_path: Path) -> None:
     r = run("check", "bakers-dozen", "9", "c2-f")
-    assert (r.returncode, r.stdout.strip()) == (1, "in play")
+    assert (r.returncode, r.stdout.strip()) == (3, "in play")
     r = run("check", "bakers-dozen", "9", "c2-f", "c1-c1", "c6-f")
-    assert r.returncode == 1 and r.stdout.startswith("illegal move 2: c1-c1")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("thirteen: illegal move 2: c1-c1")
     board = tmp_path / "deal.txt"
     board.write_text(endgame("KH QH", "KS", "H-J C-K D-K S-Q"))
     r = run("check", "bakers-dozen", "--board", str(board), stdin="c2-f c2-c1\n")
-    assert r.stdout.startswith("illegal move 2: c2-c1: column 2 is empty")
+    assert r.returncode == 2
+    assert r.stderr.startswith("thirteen: illegal move 2: c2-c1: column 2 is empty")
     r = run("check", "bakers-dozen", "--board", str(board), stdin="c2-f c1-f c1-f")
     assert (r.returncode, r.stdout.strip()) == (0, "won")
 

@@ -167,7 +167,7 @@ def test_retry_unknown_solves_only_the_unknowns_again(
     survey(GAME, "1-40", db, workers=1, **BUDGET)
     with connect(db) as c:
         unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
-        assert todo_deals(c, GAME, "{}", [(1, 40)], retry_unknown=True) == unknown
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], retry_unknown=True)) == unknown
     again = survey(GAME, "1-40", db, workers=1, retry_unknown=True,
                    **{**BUDGET, "max_nodes": 2 * NODES})
     assert again.solved_now == len(unknown)

@@ -42,6 +42,7 @@ from textual.widgets import Footer, Input, Static
 
 from . import solver
 from .cards import RANKS, SUIT_SYMBOLS, Card
+from .deal import MAX_DEAL, MIN_DEAL
 from .game import Game, State
 from .moves import Move, MoveError, Place, PlaceKind
 from .packer import PackerState
@@ -448,9 +449,10 @@ class DealScreen(Dialog[int | str | None]):
         if text in solver.WANTED:
             self.dismiss(text)
             return
-        if not text.isdigit() or int(text) < 1:
+        if not text.isdigit() or not MIN_DEAL <= int(text) <= MAX_DEAL:
             self.query_one("#deal-error", Static).update(
-                "a whole number from 1, or winnable, easy, medium or hard")
+                f"a whole number from {MIN_DEAL} to {MAX_DEAL}, or winnable, easy, medium or "
+                "hard")
             return
         self.dismiss(int(text))
 

@@ -108,19 +108,30 @@ class OutOfBudget(Exception):
     """Raised inside a search when a limit is reached; the message names the limit."""
 
 
+def check_interval(max_nodes: int | None, most: int) -> int:
+    """The searches check the budget when their node count is a multiple of the interval: the
+    largest interval of at most ``most`` nodes that divides the node budget, so that a check
+    falls on the budget's last node and the search spends the budget exactly (500 for the
+    default two million, 512 for 2**20, 1 only for a prime budget above ``most``)."""
+    if max_nodes is None:
+        return most
+    return next(d for d in range(min(most, max_nodes), 0, -1) if max_nodes % d == 0)
+
+
 class Clock:
-    """Counts nodes and checks time and memory every ``every`` nodes."""
+    """Counts nodes and checks nodes, time and memory every ``every`` nodes (at most ``most``:
+    `check_interval`)."""
 
     __slots__ = ("budget", "start", "nodes", "deadline", "max_bytes", "every", "extra_bytes")
 
-    def __init__(self, budget: Budget, every: int = 512) -> None:
+    def __init__(self, budget: Budget, most: int = 512) -> None:
         self.budget = budget
         self.start = time.perf_counter()
         self.nodes = 0
         self.deadline = (self.start + budget.max_seconds
                          if budget.max_seconds is not None else float("inf"))
         self.max_bytes = budget.max_mb * 1024 * 1024 if budget.max_mb is not None else None
-        self.every = every
+        self.every = check_interval(budget.max_nodes, most)
         self.extra_bytes = 0  # memory held by another search sharing this clock
 
     def elapsed(self) -> float:

@@ -1710,7 +1710,7 @@ def engine_search(state: PackerState, budget: Budget) -> Result:
 
     No move is pruned and nothing is played automatically, so its verdicts need no argument.
     """
-    clock = Clock(budget)
+    clock = Clock(budget, 64)  # a position through the engine is slow: check more often
     seen: set[Hashable] = {_engine_key(state)}
     if state.won:
         return Result("solved", (), 0, clock.elapsed(), 1)
@@ -1733,8 +1733,8 @@ def engine_search(state: PackerState, budget: Budget) -> Result:
                 continue
             seen.add(k)
             clock.nodes += 1
-            if clock.nodes % 64 == 0:
-                clock.check(table_bytes(seen, ENGINE_KEY_BYTES, 64))
+            if clock.nodes % clock.every == 0:
+                clock.check(table_bytes(seen, ENGINE_KEY_BYTES, clock.every))
             path.append(m)
             stack.append((nxt, iter(nxt.legal_moves())))
     except OutOfBudget as e:
