@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from thirteen.survey import connect, store_row
 
@@ -115,3 +117,140 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(case: str, files: Path
     assert "Traceback" not in err and err.startswith("thirteen: ")
     assert b"playing at" not in r.stdout
     assert snapshot(files) == before
+
+
+MEMORY_LIMIT = 1024 * 1024 * 1024  # address space of the survey process (the range as a list:
+#                                    800 GB)
+
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def test_a_huge_range_is_streamed_in_bounded_memory_and_resumed(tmp_path: Path) -> None:
+    """A hundred billion deals: rows stored within seconds under a 1 GB limit of address
+    space, a stop by SIGTERM clean, and a second run going on after the last stored deal."""
+    import signal
+    import time
+
+    db = tmp_path / "survey.sqlite3"
+    args = [sys.executable, "-m", "thirteen.cli", "survey", "bakers-dozen", "--deals",
+            "1-100000000000", "--db", str(db), "--workers", "1", "--max-nodes", "500", "--quiet"]
+    stored, peaks = [], []
+    for _ in range(2):
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                preexec_fn=_limit_memory)
+        time.sleep(4)
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        peaks.append(int(status.split("VmHWM:")[1].split()[0]) / 1024)  # peak RSS, MB
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err.decode()
+        assert b"Traceback" not in err and b"of 100000000000 deals stored" in out
+        with sqlite3.connect(db) as c:
+            stored.append([d for (d,) in c.execute("SELECT deal FROM survey ORDER BY deal")])
+        c.close()
+    first, both = stored
+    assert first and first == list(range(1, len(first) + 1))
+    assert len(both) > len(first) and both == list(range(1, len(both) + 1))
+    assert max(peaks) < 100, peaks  # MB: about 30 when measured
+
+
+# ---- fuzzing: random argument lists and random bytes, never a traceback ----------------------
+COMMANDS = ("games", "rules", "deal", "play", "check", "solve", "hint", "serve", "survey",
+            "report", "compile-solver")
+WORDS = ("bakers-dozen", "good-measure", "calculation", "castles-in-spain", "no-such-game",
+         "--board", "--worry-back", "--foundations", "suit", "rank", "--format", "json",
+         "board", "--plain", "--db", "--difficulty", "easy", "--max-nodes", "--max-mb",
+         "--json", "--all", "--plot", "--deals", "--engine", "--host", "--port", "--dir",
+         "--force", "-", "0", "1", "9", "-3", "c1-f", "c2-c3", "s-w2", "fH-c4",
+         "100000000000000000000", "99999999999999999990-100000000000000000005", "1-3,2", "x",
+         "BOARD", "TEXT", "DB", "FOLDER", "MISSING/x.png", "--version")
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An in-process `main` kept small: short budgets, databases and caches under
+    ``tmp_path``, and the commands that would run for long (serving, compiling) stopped right
+    after their checks."""
+    import thirteen.solver.build as build
+    import thirteen.web as web
+    from thirteen.store import Store
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(web, "serve", lambda host, port, db: Store(db).close())
+    monkeypatch.setattr(build, "compile_solver", lambda out: build.build_dir(out or tmp_path))
+    (tmp_path / "TEXT").write_text("notes\n")
+    (tmp_path / "FOLDER").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def call_main(argv: list[str], stdin: bytes) -> tuple[int, str]:
+    """``thirteen ARGV`` in this process: its exit code and its stderr."""
+    import contextlib
+    import io
+
+    from thirteen.cli import main
+
+    err = io.StringIO()
+    real_stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            try:
+                code = main(argv)
+            except SystemExit as e:  # argparse: --help, --version, usage errors
+                code = e.code if isinstance(e.code, int) else 0
+    finally:
+        sys.stdin = real_stdin
+    return code, err.getvalue()
+
+
+LIMITS = {"solve": ["--max-seconds", "0.1"], "hint": ["--max-seconds", "0.1"],
+          "survey": ["--max-seconds", "0.1", "--workers", "1", "--quiet"]}
+
+
+@given(command=st.sampled_from(COMMANDS),
+       words=st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=12)), max_size=6),
+       board=st.binary(max_size=300), stdin=st.binary(max_size=200))
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_arguments_and_bytes_never_raise(sandbox: Path, command: str, words: list[str],
+                                                board: bytes, stdin: bytes) -> None:
+    (sandbox / "BOARD").write_bytes(board)
+    argv = [command, *words]
+    if command == "survey":  # a short range at the end: the last --deals wins
+        argv += ["--deals", "1-2"]
+    if command == "play" and "--difficulty" in words:
+        return  # drawing a deal of a difficulty is a solver run of its own (tested apart)
+    code, err = call_main([*argv, *LIMITS.get(command, [])], stdin)
+    assert code in (0, 1, 2, 3), (argv, code, err)
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1, (argv, err)
+
+
+@given(board=st.binary(min_size=1, max_size=400))
+@settings(max_examples=4, deadline=None)
+def test_random_bytes_as_a_board_in_a_real_process(board: bytes) -> None:
+    r = subprocess.run([sys.executable, "-m", "thirteen.cli", "solve", "bakers-dozen",
+                        "--board", "-", "--max-seconds", "1"], input=board,
+                       capture_output=True, timeout=60)
+    assert r.returncode in (0, 2) and b"Traceback" not in r.stderr
+    if r.returncode == 2:
+        assert len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game, number", [("good-measure", 5), ("calculation", 5),
+                                          ("bakers-dozen", 417)])
+@pytest.mark.parametrize("max_nodes", [10, 777, 1999])
+def test_a_node_budget_is_spent_exactly(game: str, number: int, max_nodes: int) -> None:
+    from thirteen.game import new_state
+    from thirteen.solver import Budget, solve
+
+    result = solve(new_state(game, number), Budget(max_nodes=max_nodes, max_seconds=None))
+    assert result.verdict == "unknown" and result.reason == f"node budget of {max_nodes} spent"
+    assert result.nodes == max_nodes

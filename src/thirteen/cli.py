@@ -25,7 +25,6 @@ from .solver import (
     solve,
     solve_for_me,
 )
-from .survey import DASK_CONNECT_SECONDS
 from .text import render
 from .variants import GAMES, Variant, get_variant
 
@@ -38,7 +37,13 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (and exit code 2), as for all input."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+        self.exit(2, f"{self.prog}: {one_line(message)} (see --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (input is echoed in
+    error messages), so that an error is always one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _variant(args: argparse.Namespace) -> Variant:
@@ -480,8 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local processes or a Dask cluster (default: %(default)s)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster); "
-                   f"one that does not answer within {DASK_CONNECT_SECONDS:g} s is an error")
+                   help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster)")
     p.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals stored as unknown (e.g. with a larger budget)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -507,7 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except (UsageError, ValueError) as e:
-        print(f"thirteen: {e}", file=sys.stderr)
+        print(f"thirteen: {one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
