@@ -4,6 +4,7 @@ traceback, and every file left as it was, byte for byte (nothing created either)
 from __future__ import annotations
 
 import os
+import pty
 import socket
 import sqlite3
 import subprocess
@@ -20,12 +21,25 @@ BIG_DEAL = "99999999999999999990-100000000000000000005"
 
 
 def run(*args: str, cwd: Path, stdin: bytes = b"",
-        timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+        tty: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """``thirteen ARGS`` in ``cwd``; with ``tty``, stdin and stdout a terminal (full screen)."""
     # HOME and XDG paths inside the folder: a default database or cache would show up there
     env = {**os.environ, "HOME": str(cwd), "XDG_DATA_HOME": str(cwd / "data"),
            "XDG_CACHE_HOME": str(cwd / "cache")}
-    return subprocess.run([sys.executable, "-m", "thirteen.cli", *args], input=stdin, cwd=cwd,
-                          env=env, capture_output=True, timeout=timeout)
+    argv = [sys.executable, "-m", "thirteen.cli", *args]
+    if not tty:
+        return subprocess.run(argv, input=stdin, cwd=cwd, env=env, capture_output=True,
+                              timeout=60)
+    main, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen(argv, stdin=terminal, stdout=terminal, stderr=subprocess.PIPE,
+                                cwd=cwd, env=env)
+        os.write(main, b"q")  # should the game start after all, this ends it
+        _, err = proc.communicate(timeout=60)
+    finally:
+        os.close(main)
+        os.close(terminal)
+    return subprocess.CompletedProcess(argv, proc.returncode, b"", err)
 
 
 def snapshot(folder: Path) -> dict[str, bytes | None]:
@@ -64,6 +78,7 @@ CASES: dict[str, tuple[str, ...]] = {
     "survey into another program's database": (*S, "--db", "foreign.sqlite3"),
     "survey deals SQLite cannot store": ("survey", "bakers-dozen", "--deals", BIG_DEAL,
                                          "--db", "survey.sqlite3"),
+    "survey on a million processes": (*S[:-1], "1000000", "--db", "new.sqlite3"),
     "survey on an unreachable Dask scheduler": (*S, "--db", "new.sqlite3", "--engine", "dask",
                                                 "--scheduler", "tcp://127.0.0.1:1"),
     "report of an empty file": ("report", "--all", "--db", "empty.txt"),
@@ -95,6 +110,10 @@ CASES: dict[str, tuple[str, ...]] = {
                                  "--difficulty", "hard"),
     "a database for plain play": ("play", "bakers-dozen", "5", "--plain", "--db", "x.sqlite3"),
     "a database for piped play": ("play", "bakers-dozen", "5", "--db", "x.sqlite3"),
+    "full screen: a text file": ("play", "bakers-dozen", "5", "--db", "text.txt"),
+    "full screen: a folder": ("play", "bakers-dozen", "5", "--db", "folder"),
+    "full screen: a survey database": ("play", "bakers-dozen", "--db", "survey.sqlite3"),
+    "full screen: under a file": ("play", "bakers-dozen", "--db", "plain/x.sqlite3"),
 }
 
 
@@ -110,7 +129,7 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(case: str, files: Path
         args = [str(ports.get(a, a)) for a in args]
         stdin = (files / "big.txt").read_bytes() if case.endswith("on stdin") else b"q\n"
         before = snapshot(files)
-        r = run(*args, cwd=files, stdin=stdin)
+        r = run(*args, cwd=files, stdin=stdin, tty=case.startswith("full screen"))
     err = r.stderr.decode()
     assert r.returncode == 2, (r.returncode, err, r.stdout[-500:])
     assert len(err.strip().splitlines()) == 1, err

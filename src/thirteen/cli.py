@@ -110,11 +110,8 @@ def _read(path: str, limit: int = MAX_BOARD_BYTES) -> str:
         raise UsageError(f"cannot read {name}: {e.strerror}") from None
     if len(data) > limit:
         raise UsageError(f"{name} is larger than {limit // 1024} KB: refused unread")
-    try:
-        text = data.decode()
-    except UnicodeDecodeError:
-        text = "\0"
-    if "\0" in text:
+    text = data.decode(errors="replace")
+    if "\ufffd" in text or "\0" in text:
         raise UsageError(f"{name} is not text")
     return text
 
@@ -237,17 +234,18 @@ def _pick_deal(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if args.db and not full_screen:
+        raise UsageError("--db is for the full-screen game: plain play saves nothing "
+                         "(leave --db out)")
     _pick_deal(args)
-    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+    if full_screen:
         from .tui import run_app
 
         variant = _variant(args)
         given = _start(args) if args.board or variant.options() else None
         run_app(variant.name, args.number, args.db, game=given)
         return 0
-    if args.db:
-        raise UsageError("--db is for the full-screen game: plain play saves nothing "
-                         "(leave --db out)")
     game = _start(args)
     print(f"{_title(game)}. h for help.")
     commands: dict[str, Callable[[], object]] = {
@@ -474,7 +472,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("survey", cmd_survey, "solve every deal of a range and store the verdicts (SQLite)",
             [game_args])
     p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
-    p.add_argument("--workers", type=_count, help="processes or Dask workers (default: all cores)")
+    p.add_argument("--workers", type=_count,
+                   help="processes or Dask workers, at most 256 (default: all cores)")
     p.add_argument("--max-seconds", type=_seconds, default=60.0,
                    help="time budget per deal (default: %(default)g)")
     p.add_argument("--max-nodes", type=_count, default=2_000_000,

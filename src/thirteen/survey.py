@@ -579,6 +579,9 @@ def rows(db_path: str | Path, game: str | None = None,
 
 
 # ---- the command -----------------------------------------------------------------------------
+MAX_WORKERS = 256  # processes started on this machine: each may use its --max-mb
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -591,8 +594,8 @@ def main(args: Any) -> int:
     if getattr(args, "foundations", None):
         options["foundations"] = args.foundations
     variant = get_variant(args.game, **options)
-    if args.workers is not None and args.workers < 1:
-        raise ValueError("--workers must be at least 1")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise ValueError(f"--workers goes from 1 to {MAX_WORKERS}, not {args.workers}")
     if args.scheduler and args.engine != "dask":
         raise ValueError("--scheduler needs --engine dask")
     db = args.db or default_db()
