@@ -138,6 +138,13 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(case: str, files: Path
     assert snapshot(files) == before
 
 
+def test_a_report_only_reads(files: Path) -> None:
+    before = snapshot(files)
+    r = run("report", "--all", "--db", "survey.sqlite3", cwd=files)
+    assert r.returncode == 0 and b"bakers-dozen" in r.stdout
+    assert snapshot(files) == before  # not even SQLite's log files
+
+
 MEMORY_LIMIT = 1024 * 1024 * 1024  # address space of the survey process (the range as a list:
 #                                    800 GB)
 

@@ -38,7 +38,12 @@ def open_db(path: str | Path, table: str, *, create: bool, **connect: Any) -> sq
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ValueError(f"cannot create {p}: {e.strerror}") from None
-    uri = p.resolve().as_uri() + ("" if create else "?mode=ro")
+    uri = p.resolve().as_uri()
+    if not create:
+        # read-only; with no log beside it (no writer has it open) also immutable, since a
+        # read-only reader would leave SQLite's log and shared-memory files behind
+        writer = p.with_name(p.name + "-wal").exists()
+        uri += "?mode=ro" + ("" if writer else "&immutable=1")
     try:
         conn: sqlite3.Connection = sqlite3.connect(uri, uri=True, **connect)
     except sqlite3.Error as e:
