@@ -390,6 +390,10 @@ def cmd_compile_solver(args: argparse.Namespace) -> int:
 
 
 # ---- parser ---------------------------------------------------------------------------------
+BOARD_HELP = (f"the deal as fc-solve board text, at most {MAX_BOARD_BYTES // 1024} KB (- for "
+              "stdin; default: deal N)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="thirteen", description="Baker's Dozen family and Imaginary Thirteen patience games.")
@@ -401,12 +405,13 @@ def build_parser() -> argparse.ArgumentParser:
     game_args.add_argument("--worry-back", action="store_true",
                            help="allow foundation cards back onto the columns")
     game_args.add_argument("--foundations", choices=("suit", "rank"),
-                           help="build foundations by suit or regardless of suit")
+                           help="build foundations by suit or regardless of suit (default: as "
+                           "the game is played)")
     deal_args = Parser(add_help=False, parents=[game_args])
     deal_args.add_argument("number", nargs="?", type=_number,
                            help="PySolFC deal number (random if left out)")
     deal_args.add_argument("--board", metavar="FILE",
-                           help="read the deal from fc-solve board text (- for stdin)")
+                           help=BOARD_HELP)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help: str,
             parents: Sequence[Parser] = ()) -> argparse.ArgumentParser:
@@ -427,12 +432,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: in the user data directory)")
     p.add_argument("--difficulty", choices=WANTED,
                    help="instead of N: a random deal the solver wins, or rates easy / medium / "
-                   "hard")
+                   "hard (default: any deal)")
     p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 won, "
             "1 lost, 3 in play, 2 bad input or an illegal move)", [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
                    help="deal number (unless --board), then moves (else read from stdin)")
-    p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
+    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
     p = add("serve", cmd_serve, "serve the game in a web browser")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
                    "%(default)s, this machine only)")
@@ -451,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
             [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
                    help="deal number (unless --board), then the moves played so far")
-    p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
+    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
     p.add_argument("--max-seconds", type=_seconds, default=10.0,
                    help="time budget (default: %(default)g)")
 
@@ -493,10 +498,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", help="game name (or --all)")
     p.add_argument("--all", action="store_true", help="a table of every surveyed game")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
-    p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png/.svg)")
+    p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
+                   "or .pdf; default: no plot)")
     p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")
     p.add_argument("--foundations", choices=("suit", "rank"),
-                   help="only the survey with these foundations")
+                   help="only the survey with these foundations (default: every survey of "
+                   "GAME)")
     return parser
 
 
