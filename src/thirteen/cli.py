@@ -245,8 +245,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         variant = _variant(args)
         given = _start(args) if args.board or variant.options() else None
-        run_app(variant.name, args.number, args.db, game=given)
-        return 0
+        return run_app(variant.name, args.number, args.db, game=given)
     game = _start(args)
     print(f"{_title(game)}. h for help.")
     commands: dict[str, Callable[[], object]] = {

@@ -96,17 +96,18 @@ def parse_deals(text: str) -> list[tuple[int, int]]:
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
+        shown = part if len(part) <= 50 else part[:47] + "..."
         lo_text, dash, hi_text = part.partition("-")
         try:
             lo = int(lo_text)
             hi = int(hi_text) if dash else lo
         except ValueError:
-            raise ValueError(f"bad deal range {part[:40]!r} (write 1-1000, 7 or 1-10,20-30)"
+            raise ValueError(f"bad deal range {shown!r} (write 1-1000, 7 or 1-10,20-30)"
                              ) from None
         if lo < 1 or hi < lo:
-            raise ValueError(f"bad deal range {part!r}: deals start at 1 and ranges go up")
+            raise ValueError(f"bad deal range {shown!r}: deals start at 1 and ranges go up")
         if hi > MAX_SURVEY_DEAL:
-            raise ValueError(f"bad deal range {part!r}: a survey stores deal numbers up to "
+            raise ValueError(f"bad deal range {shown!r}: a survey stores deal numbers up to "
                              f"{MAX_SURVEY_DEAL} (SQLite's largest integer)")
         spans.append((lo, hi))
     if not spans:
@@ -229,12 +230,11 @@ def stored_deals(db: sqlite3.Connection, game: str, options: str,
 
     Read a chunk at a time, each query starting after the last deal read: no cursor stays
     open while rows are written, and no read transaction keeps the log from being folded in."""
-    skip = " AND verdict != 'unknown'" if retry_unknown else ""
     for lo, hi in spans:
         while lo <= hi:
             chunk = [int(d) for (d,) in db.execute(
-                "SELECT deal FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
-                f"{skip} ORDER BY deal LIMIT ?", (game, options, lo, hi, STORED_CHUNK))]
+                f"SELECT deal {_stored(retry_unknown)} ORDER BY deal LIMIT ?",
+                (game, options, lo, hi, STORED_CHUNK))]
             yield from chunk
             if len(chunk) < STORED_CHUNK:
                 break
@@ -244,10 +244,15 @@ def stored_deals(db: sqlite3.Connection, game: str, options: str,
 def count_stored(db: sqlite3.Connection, game: str, options: str,
                  spans: list[tuple[int, int]], retry_unknown: bool = False) -> int:
     """How many deals of ``spans`` `stored_deals` would skip."""
-    skip = " AND verdict != 'unknown'" if retry_unknown else ""
-    return sum(db.execute(
-        "SELECT COUNT(*) FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
-        f"{skip}", (game, options, lo, hi)).fetchone()[0] for lo, hi in spans)
+    return sum(db.execute(f"SELECT COUNT(*) {_stored(retry_unknown)}",
+                          (game, options, lo, hi)).fetchone()[0] for lo, hi in spans)
+
+
+def _stored(retry_unknown: bool) -> str:
+    """The rows of one game and options with deals in one span (unknowns left out with
+    ``retry_unknown``): the clause `stored_deals` and `count_stored` share."""
+    return ("FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
+            + (" AND verdict != 'unknown'" if retry_unknown else ""))
 
 
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],

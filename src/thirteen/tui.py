@@ -1325,7 +1325,10 @@ class ThirteenApp(App[None]):
 
 
 def run_app(game_name: str, number: int | None, db: str | None = None,
-            game: Game | None = None) -> None:
+            game: Game | None = None) -> int:
     """Play ``game_name`` (deal ``number``, or resume / a random deal) full screen; ``game``
-    plays a given game instead (a typed-in board, or a game with options)."""
-    ThirteenApp(game_name, number, db, game=game).run()
+    plays a given game instead (a typed-in board, or a game with options). The exit code: 1
+    if the app failed, so that the shell sees it."""
+    app = ThirteenApp(game_name, number, db, game=game)
+    app.run()
+    return app.return_code or 0
