@@ -178,3 +178,34 @@ def test_a_second_store_on_the_same_file_sees_committed_games(tmp_path: Path) ->
     assert len(terminal.load_game("alice", game_id).moves) == 3
     assert web.new_player() != web.new_player()
     assert web.has_player("alice") and not web.has_player("nobody")
+
+
+def test_a_schema_1_database_keeps_what_its_spanish_patience_meant(tmp_path: Path) -> None:
+    """Before schema 2, ``spanish-patience`` named PySolFC's Spanish Patience II: opening such
+    a database renames its games and statistics, so a saved game keeps its deal and rules."""
+    path = tmp_path / "old.sqlite3"
+    with Store(path) as store:
+        game = Game.new("spanish-patience-ii", 5)
+        game.push(game.legal_moves()[0])
+        game_id, _ = store.save("alice", game)
+        store.record_result("alice", "spanish-patience-ii", True, 100.0, 80)
+    with sqlite3.connect(path) as c:  # as schema 1 stored it
+        c.execute("UPDATE games SET game = 'spanish-patience'")
+        c.execute("UPDATE stats SET game = 'spanish-patience'")
+        c.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    with Store(path) as store:
+        back = store.load_game("alice", game_id)
+        assert back.variant.name == "spanish-patience-ii" and back.state == game.state
+        assert store.stats("alice", "spanish-patience-ii")["won"] == 1
+        assert store.stats("alice", "spanish-patience")["played"] == 0
+    with sqlite3.connect(path) as c:
+        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+
+
+def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(ValueError, match="newer"):
+        Store(path)

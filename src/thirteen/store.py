@@ -26,11 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .dbfile import open_db
+from .variants import RENAMED
 
 if TYPE_CHECKING:
     from .game import Game
 
-SCHEMA_VERSION = 1
+#: Schema 2: game names mean today's games (schema 1 named Spanish Patience II
+#: ``spanish-patience``; `variants.RENAMED`).
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -80,6 +83,28 @@ CREATE TABLE IF NOT EXISTS stats (
 """
 
 
+def _to_schema_2(c: sqlite3.Connection) -> None:
+    """Rename the games whose names now mean another game, so nothing saved changes rules."""
+    for old, new in RENAMED.items():
+        c.execute("UPDATE games SET game = ? WHERE game = ?", (new, old))
+        c.execute("UPDATE stats SET game = ? WHERE game = ?", (new, old))
+
+
+#: The step that brings a database from schema ``k - 1`` to ``k``.
+_MIGRATIONS = {2: _to_schema_2}
+
+
+def _migrate(c: sqlite3.Connection, path: Path) -> None:
+    """Bring an older database up to `SCHEMA_VERSION`, in the caller's transaction."""
+    (version,), = c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchall()
+    version = int(version)
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"{path} was written by a newer thirteen (schema {version})")
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        _MIGRATIONS[step](c)
+    c.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+
+
 def default_path() -> Path:
     """``thirteen.sqlite3`` in the user's data directory (created if missing)."""
     from platformdirs import user_data_dir
@@ -120,6 +145,7 @@ class Store:
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
                 (str(SCHEMA_VERSION),),
             )
+            _migrate(c, self.path)
 
     # ---- plumbing --------------------------------------------------------------------------
     @contextmanager

@@ -39,7 +39,7 @@ from typing import Any, Literal
 from .calculation import CalcState
 from .dbfile import open_db
 from .game import new_state
-from .variants import Variant, get_variant
+from .variants import RENAMED, Variant, get_variant
 
 Engine = Literal["local", "dask"]
 Row = dict[str, Any]
@@ -200,13 +200,32 @@ def _ignore_sigint() -> None:
 
 
 # ---- the store -------------------------------------------------------------------------------
+#: Format 1 (SQLite's ``user_version``): game names mean today's games; format 0 named
+#: Spanish Patience II ``spanish-patience`` (`variants.RENAMED`).
+FORMAT = 1
+
+
 def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
-    """Open a survey database: created if missing, or (``create`` False) an existing one,
-    read-only. `ValueError` if ``path`` is not a survey database."""
+    """Open a survey database: created if missing, older formats brought up to date; or
+    (``create`` False) an existing one, read-only, older formats read as today's. `ValueError`
+    if ``path`` is not a survey database."""
     db = open_db(path, "survey", create=create, timeout=30.0)
     if create:
         db.executescript(SCHEMA)
-        db.commit()
+    (version,), = db.execute("PRAGMA user_version").fetchall()
+    if version < FORMAT and create:
+        with db:
+            for old, new in RENAMED.items():
+                db.execute("UPDATE survey SET game = ? WHERE game = ?", (new, old))
+            db.execute(f"PRAGMA user_version = {FORMAT}")
+    elif version < FORMAT:
+        # the same renaming, unwritten: a view in SQLite's temporary schema, which is searched
+        # before the file's, so that every query of `survey` reads today's names
+        names = "".join(f" WHEN '{old}' THEN '{new}'" for old, new in RENAMED.items())
+        others = ", ".join(c for c in COLUMNS if c != "game")
+        db.execute(f"CREATE TEMP VIEW survey AS SELECT CASE game{names} ELSE game END AS game, "
+                   f"{others} FROM main.survey")
+    db.commit()
     return db
 
 
