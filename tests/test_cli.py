@@ -78,13 +78,15 @@ def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:
 
 def test_check_reports_won_lost_in_play_and_the_first_illegal_move(tmp_path: Path) -> None:
     r = run("check", "bakers-dozen", "9", "c2-f")
-    assert (r.returncode, r.stdout.strip()) == (1, "in play")
+    assert (r.returncode, r.stdout.strip()) == (3, "in play")
     r = run("check", "bakers-dozen", "9", "c2-f", "c1-c1", "c6-f")
-    assert r.returncode == 1 and r.stdout.startswith("illegal move 2: c1-c1")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("thirteen: illegal move 2: c1-c1")
     board = tmp_path / "deal.txt"
     board.write_text(endgame("KH QH", "KS", "H-J C-K D-K S-Q"))
     r = run("check", "bakers-dozen", "--board", str(board), stdin="c2-f c2-c1\n")
-    assert r.stdout.startswith("illegal move 2: c2-c1: column 2 is empty")
+    assert r.returncode == 2
+    assert r.stderr.startswith("thirteen: illegal move 2: c2-c1: column 2 is empty")
     r = run("check", "bakers-dozen", "--board", str(board), stdin="c2-f c1-f c1-f")
     assert (r.returncode, r.stdout.strip()) == (0, "won")
 
@@ -126,3 +128,27 @@ def test_unreadable_board_is_refused(tmp_path: Path) -> None:
     board.write_text("AH AH\nXX\n")
     r = run("deal", "bakers-dozen", "--board", str(board))
     assert r.returncode == 2 and r.stderr.startswith("thirteen: ")
+
+
+def test_version_and_every_option_says_its_default() -> None:
+    import argparse
+
+    from thirteen import __version__
+    from thirteen.cli import build_parser
+
+    assert run("--version").stdout.strip() == f"thirteen {__version__}"
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if action.option_strings and action.nargs != 0 and not action.required:
+                assert "default" in (action.help or ""), (name, action.option_strings)
+
+
+def test_compile_solver_leaves_an_up_to_date_build_alone(tmp_path: Path) -> None:
+    from thirteen.solver.build import STAMP, source_digest
+
+    (tmp_path / STAMP).write_text(source_digest() + "\n")
+    r = run("compile-solver", "--dir", str(tmp_path))
+    assert r.returncode == 0 and "up to date: nothing to do" in r.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [STAMP]

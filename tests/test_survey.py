@@ -8,11 +8,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thirteen.cli import main
 from thirteen.report import (
@@ -161,13 +164,37 @@ def test_pool_survey_interrupted_after_k_results_then_resumed(
     assert survey(GAME, DEALS, db, workers=2, **BUDGET).solved_now == 0  # nothing left
 
 
+@given(stored=st.sets(st.integers(1, 60)),
+       spans=st.lists(st.tuples(st.integers(1, 60), st.integers(0, 12)), min_size=1, max_size=4))
+@settings(max_examples=60, deadline=None)
+def test_the_deals_to_do_are_the_range_less_the_stored_deals(
+        stored: set[int], spans: list[tuple[int, int]]) -> None:
+    """Streamed, and the stored deals read a few at a time (chunks of 3 here)."""
+    import thirteen.survey as survey_module
+
+    merged = parse_deals(",".join(f"{lo}-{lo + n}" for lo, n in spans))
+    wanted = sorted({d for lo, hi in merged for d in range(lo, hi + 1)} - stored)
+    chunk = survey_module.STORED_CHUNK
+    with tempfile.TemporaryDirectory() as folder:
+        db = connect(Path(folder, "s.sqlite3"))
+        for deal in stored:
+            store_row(db, {"game": GAME, "options": "{}", "deal": deal, "verdict": "solved",
+                           "nodes": 1, "seconds": 0.0, "solver_version": "test"})
+        survey_module.STORED_CHUNK = 3
+        try:
+            assert list(todo_deals(db, GAME, "{}", merged)) == wanted
+        finally:
+            survey_module.STORED_CHUNK = chunk
+            db.close()
+
+
 def test_retry_unknown_solves_only_the_unknowns_again(
         tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
     db = tmp_path / "retry.sqlite3"
     survey(GAME, "1-40", db, workers=1, **BUDGET)
     with connect(db) as c:
         unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
-        assert todo_deals(c, GAME, "{}", [(1, 40)], retry_unknown=True) == unknown
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], retry_unknown=True)) == unknown
     again = survey(GAME, "1-40", db, workers=1, retry_unknown=True,
                    **{**BUDGET, "max_nodes": 2 * NODES})
     assert again.solved_now == len(unknown)
@@ -231,9 +258,12 @@ def test_rows_of_an_older_survey_name_spanish_patience_ii(tmp_path: Path) -> Non
         store_row(c, fake_row("spanish-patience", 1, "solved", 0.01, 90))
         c.execute("PRAGMA user_version = 0")
     assert [r["game"] for r in rows(db)] == ["spanish-patience-ii"]
+    with sqlite3.connect(db) as c:  # read as today's names, the file left as it was
+        assert c.execute("SELECT game FROM survey").fetchall() == [("spanish-patience",)]
+    c.close()
     with connect(db) as c:
-        assert todo_deals(c, "spanish-patience", "{}", [(1, 2)]) == [1, 2]
-        assert todo_deals(c, "spanish-patience-ii", "{}", [(1, 2)]) == [2]
+        assert list(todo_deals(c, "spanish-patience", "{}", [(1, 2)])) == [1, 2]
+        assert list(todo_deals(c, "spanish-patience-ii", "{}", [(1, 2)])) == [2]
 
 
 @pytest.fixture

@@ -172,6 +172,21 @@ async def test_new_deal_by_number_and_help(store: Store) -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("typed", ["100000000000000000000", "abc", "0"])
+async def test_the_deal_dialog_refuses_what_cannot_be_dealt(store: Store, typed: str) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        number = app.game.number
+        await pilot.press("number_sign", *typed, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DealScreen)
+        error = str(app.screen.query_one("#deal-error", Static).render())
+        assert "from 1 to 99999999999999999999" in error
+        await pilot.press("escape")
+        assert isinstance(app.screen, BoardScreen) and app.game.number == number
+
+
+@pytest.mark.asyncio
 async def test_a_deal_the_solver_rates_easy(store: Store) -> None:
     app = ThirteenApp("bakers-dozen", 9, store, show_clock=False, use_solver=True)
     async with app.run_test() as pilot:

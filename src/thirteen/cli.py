@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import __version__
 from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
@@ -24,6 +25,7 @@ from .solver import (
     solve,
     solve_for_me,
 )
+from .solver.build import GAIN
 from .text import render
 from .variants import GAMES, Variant, get_variant
 
@@ -36,7 +38,13 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (and exit code 2), as for all input."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+        self.exit(2, f"{self.prog}: {one_line(message)} (see --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (input is echoed in
+    error messages), so that an error is always one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _variant(args: argparse.Namespace) -> Variant:
@@ -84,11 +92,29 @@ def _port(text: str) -> int:
     return port
 
 
-def _read(path: str) -> str:
+MAX_BOARD_BYTES = 64 * 1024  # a board is under 1 KB: anything larger is refused unread
+MAX_MOVES_BYTES = 4 * 1024 * 1024  # moves piped to `check`: the longest lines are ~100 KB
+
+
+def _read(path: str, limit: int = MAX_BOARD_BYTES) -> str:
+    """The text of ``path`` (- for stdin): one line of error if it is missing, larger than
+    ``limit`` bytes (read no further) or not UTF-8 text."""
+    name = "standard input" if path == "-" else path
     try:
-        return Path(path).read_text() if path != "-" else sys.stdin.read()
+        if path == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            data = stdin.read(limit + 1) if stdin else sys.stdin.read(limit + 1).encode()
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
     except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+        raise UsageError(f"cannot read {name}: {e.strerror}") from None
+    if len(data) > limit:
+        raise UsageError(f"{name} is larger than {limit // 1024} KB: refused unread")
+    text = data.decode(errors="replace")
+    if "\ufffd" in text or "\0" in text:
+        raise UsageError(f"{name} is not text")
+    return text
 
 
 def _start(args: argparse.Namespace) -> Game:
@@ -96,6 +122,8 @@ def _start(args: argparse.Namespace) -> Game:
     variant = _variant(args)
     board = getattr(args, "board", None)
     if board:
+        if args.number is not None:
+            raise UsageError("give a deal number or --board FILE, not both")
         return Game(start_state(variant, parse_board(variant, _read(board))))
     number = args.number if args.number is not None else random_number()
     return Game.new(variant, number)
@@ -197,22 +225,27 @@ def _solve_for_me(game: Game) -> bool:
 
 def _pick_deal(args: argparse.Namespace) -> None:
     """With ``--difficulty`` and no deal given, draw deals until the solver rates one so."""
-    if args.difficulty is None or args.number is not None or args.board:
+    if args.difficulty is None:
         return
+    if args.number is not None or args.board:
+        raise UsageError("--difficulty picks a deal: leave out the deal number and --board")
     args.number, rated = find_deal(_variant(args), args.difficulty, random_number)
     if rated is None:
         print(found_message(args.difficulty, rated), file=sys.stderr)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if args.db and not full_screen:
+        raise UsageError("--db is for the full-screen game: plain play saves nothing "
+                         "(leave --db out)")
     _pick_deal(args)
-    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+    if full_screen:
         from .tui import run_app
 
         variant = _variant(args)
         given = _start(args) if args.board or variant.options() else None
-        run_app(variant.name, args.number, args.db, game=given)
-        return 0
+        return run_app(variant.name, args.number, args.db, game=given)
     game = _start(args)
     print(f"{_title(game)}. h for help.")
     commands: dict[str, Callable[[], object]] = {
@@ -262,27 +295,53 @@ def cmd_play(args: argparse.Namespace) -> int:
             show = False
 
 
+#: `thirteen check`'s exit codes (bad input, an illegal move included, is 2 as everywhere).
+CHECK_CODES = {"won": 0, "lost": 1, "in play": 3}
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     moves = _deal_and_moves(args)
     game = _start(args)
-    if not moves and not sys.stdin.isatty():
-        moves = sys.stdin.read().split()
+    if not moves and not sys.stdin.isatty() and args.board != "-":
+        moves = _read("-", MAX_MOVES_BYTES).split()
+    _replay(game, moves)
+    status = game.status()
+    print(status)
+    return CHECK_CODES[status]
+
+
+def _replay(game: Game, moves: Sequence[str]) -> None:
+    """Play ``moves``; an illegal one is bad input, named by its place in the list."""
     for i, text in enumerate(moves, 1):
         try:
             game.push(text)
         except MoveError as e:
-            print(f"illegal move {i}: {e}")
-            return 1
-    status = game.status()
-    print(status)
-    return 0 if status == "won" else 1
+            raise UsageError(f"illegal move {i}: {e}") from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    _check_listen(args.host, args.port)
     from .web import serve
 
     serve(args.host, args.port, args.db)
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Say plainly, before anything starts, that ``host`` is unknown or ``port`` taken."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise UsageError(f"cannot serve on host {host!r}: {e.args[-1]}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            raise UsageError(f"cannot serve on {host} port {port}: {e.strerror}") from None
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -304,21 +363,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_hint(args: argparse.Namespace) -> int:
     moves = _deal_and_moves(args)
     game = _start(args)
-    for i, text in enumerate(moves, 1):
-        try:
-            game.push(text)
-        except MoveError as e:
-            raise UsageError(f"illegal move {i}: {e}") from None
+    _replay(game, moves)
     result = hint(game.state, Budget(max_seconds=args.max_seconds))
     print(result.message)
     return 0
 
 
 def cmd_compile_solver(args: argparse.Namespace) -> int:
-    from .solver.build import compile_solver
+    from .solver.build import compile_solver, default_dir, up_to_date
 
+    chosen = Path(args.dir) if args.dir else None
+    if not args.force and up_to_date(chosen or default_dir()):
+        print(f"the solver build in {chosen or default_dir()} is up to date: nothing to do "
+              "(--force builds it again)")
+        return 0
     try:
-        out = compile_solver(Path(args.dir) if args.dir else None)
+        out = compile_solver(chosen)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
     print(f"compiled the solver (packer, relaxed-game and Calculation searches) into {out}"
@@ -329,9 +389,14 @@ def cmd_compile_solver(args: argparse.Namespace) -> int:
 
 
 # ---- parser ---------------------------------------------------------------------------------
+BOARD_HELP = (f"the deal as fc-solve board text, at most {MAX_BOARD_BYTES // 1024} KB (- for "
+              "stdin; default: deal N)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="thirteen", description="Baker's Dozen family and Imaginary Thirteen patience games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     game_args = Parser(add_help=False)
@@ -339,12 +404,13 @@ def build_parser() -> argparse.ArgumentParser:
     game_args.add_argument("--worry-back", action="store_true",
                            help="allow foundation cards back onto the columns")
     game_args.add_argument("--foundations", choices=("suit", "rank"),
-                           help="build foundations by suit or regardless of suit")
+                           help="build foundations by suit or regardless of suit (default: as "
+                           "the game is played)")
     deal_args = Parser(add_help=False, parents=[game_args])
     deal_args.add_argument("number", nargs="?", type=_number,
                            help="PySolFC deal number (random if left out)")
     deal_args.add_argument("--board", metavar="FILE",
-                           help="read the deal from fc-solve board text (- for stdin)")
+                           help=BOARD_HELP)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help: str,
             parents: Sequence[Parser] = ()) -> argparse.ArgumentParser:
@@ -355,38 +421,48 @@ def build_parser() -> argparse.ArgumentParser:
     add("games", cmd_games, "list the games")
     add("rules", cmd_rules, "print the rules of a game", [game_args])
     p = add("deal", cmd_deal, "print a deal", [deal_args])
-    p.add_argument("--format", choices=("text", "board", "json"), default="text")
+    p.add_argument("--format", choices=("text", "board", "json"), default="text",
+                   help="text (a picture), board (fc-solve board text) or json "
+                   "(default: %(default)s)")
     p = add("play", cmd_play, "play a game (full screen in a terminal, plain text otherwise)",
             [deal_args])
     p.add_argument("--plain", action="store_true", help="plain text even in a terminal")
-    p.add_argument("--db", help="SQLite file for saved games and statistics")
+    p.add_argument("--db", help="SQLite file for saved games and statistics, full screen only "
+                   "(default: in the user data directory)")
     p.add_argument("--difficulty", choices=WANTED,
-                   help="without N: a random deal the solver wins, or rates easy / medium / hard")
-    p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit 0 only if won)",
-            [game_args])
+                   help="instead of N: a random deal the solver wins, or rates easy / medium / "
+                   "hard (default: any deal)")
+    p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 won, "
+            "1 lost, 3 in play, 2 bad input or an illegal move)", [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
                    help="deal number (unless --board), then moves (else read from stdin)")
-    p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
+    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
     p = add("serve", cmd_serve, "serve the game in a web browser")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=_port, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
+                   "%(default)s, this machine only)")
+    p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
-    p.add_argument("--max-seconds", type=_seconds, default=60.0)
-    p.add_argument("--max-nodes", type=_count, default=None)
-    p.add_argument("--max-mb", type=_count, default=2048)
+    p.add_argument("--max-seconds", type=_seconds, default=60.0,
+                   help="time budget (default: %(default)g)")
+    p.add_argument("--max-nodes", type=_count, default=None,
+                   help="node budget: positions searched (default: no limit)")
+    p.add_argument("--max-mb", type=_count, default=2048,
+                   help="memory budget of the search's tables (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p = add("hint", cmd_hint, "the next move of a winning line, or why there is none",
             [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
                    help="deal number (unless --board), then the moves played so far")
-    p.add_argument("--board", metavar="FILE", help="fc-solve board text (- for stdin)")
-    p.add_argument("--max-seconds", type=_seconds, default=10.0)
+    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
+    p.add_argument("--max-seconds", type=_seconds, default=10.0,
+                   help="time budget (default: %(default)g)")
 
     p = add("compile-solver", cmd_compile_solver,
-            "compile the solver's searches with mypyc (3-7 times as fast)")
+            f"compile the solver's searches with mypyc ({GAIN})")
     p.add_argument("--dir", help="build directory (default: the user cache, used by default)")
+    p.add_argument("--force", action="store_true", help="build even if an up-to-date build exists")
 
     def cmd_survey(args: argparse.Namespace) -> int:
         from .survey import main as survey_main
@@ -401,12 +477,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("survey", cmd_survey, "solve every deal of a range and store the verdicts (SQLite)",
             [game_args])
     p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
-    p.add_argument("--workers", type=_count, help="processes or Dask workers (default: all cores)")
-    p.add_argument("--max-seconds", type=_seconds, default=60.0, help="time budget per deal")
-    p.add_argument("--max-nodes", type=_count, default=2_000_000, help="node budget per deal")
-    p.add_argument("--max-mb", type=_count, default=2048, help="memory budget per deal")
+    p.add_argument("--workers", type=_count,
+                   help="processes or Dask workers, at most 256 (default: all cores)")
+    p.add_argument("--max-seconds", type=_seconds, default=60.0,
+                   help="time budget per deal (default: %(default)g)")
+    p.add_argument("--max-nodes", type=_count, default=2_000_000,
+                   help="node budget per deal (default: %(default)s)")
+    p.add_argument("--max-mb", type=_count, default=2048,
+                   help="memory budget per deal (default: %(default)s)")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
-    p.add_argument("--engine", choices=("local", "dask"), default="local")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="local processes or a Dask cluster (default: %(default)s)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster)")
     p.add_argument("--retry-unknown", action="store_true",
@@ -416,10 +497,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", help="game name (or --all)")
     p.add_argument("--all", action="store_true", help="a table of every surveyed game")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
-    p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png/.svg)")
+    p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
+                   "or .pdf; default: no plot)")
     p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")
     p.add_argument("--foundations", choices=("suit", "rank"),
-                   help="only the survey with these foundations")
+                   help="only the survey with these foundations (default: every survey of "
+                   "GAME)")
     return parser
 
 
@@ -434,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except (UsageError, ValueError) as e:
-        print(f"thirteen: {e}", file=sys.stderr)
+        print(f"thirteen: {one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -354,18 +354,32 @@ def plot_paths(path: str | Path, secs: Sequence[Section]) -> list[Path]:
     return out
 
 
+def check_plot_path(path: str | Path) -> None:
+    """Refuse a plot file that cannot be written before any work is done."""
+    p = Path(path)
+    if p.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ValueError(f"--plot needs a .png, .svg or .pdf file, not {path}")
+    if not p.parent.is_dir():
+        raise ValueError(f"cannot write {path}: no folder {p.parent}")
+    if p.is_dir():
+        raise ValueError(f"cannot write {path}: it is a folder")
+
+
 def report(db_path: str | Path, game: str | None = None, options: str | None = None,
            plot_path: str | Path | None = None, table: bool = False) -> str:
     """The text of ``thirteen report``; writes the plot(s) when ``plot_path`` is given."""
+    if plot_path is not None:
+        check_plot_path(plot_path)
     secs = sections(db_path, game, options)
     if not secs:
         what = f"{game}{'' if options in (None, '{}') else ' ' + str(options)}" if game else ""
         raise ValueError(f"no survey of {what or 'any game'} in {db_path}")
     if plot_path is not None:
-        if Path(plot_path).suffix.lower() not in (".png", ".svg", ".pdf"):
-            raise ValueError(f"--plot needs a .png or .svg file, not {plot_path}")
         for s, p in zip(secs, plot_paths(plot_path, secs), strict=True):
-            plot(s, p)
+            try:
+                plot(s, p)
+            except OSError as e:
+                raise ValueError(f"cannot write {p}: {e.strerror}") from None
     if table:
         return format_table(secs)
     return "\n\n".join(format_section(s) for s in secs)
@@ -378,8 +392,11 @@ def main(args: Any) -> int:
 
     if args.all == bool(args.game):
         raise ValueError("give a GAME or --all")
+    if args.all and (args.worry_back or args.foundations):
+        raise ValueError("--all reports every survey: --worry-back and --foundations go with "
+                         "a GAME")
     db = args.db or default_db()
-    if not Path(db).exists():
+    if not Path(db).exists():  # a report only reads: it never creates a database
         raise ValueError(f"no survey database at {db} (run `thirteen survey` first)")
     game = options = None
     if args.game:

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .dbfile import open_db
 from .variants import RENAMED
 
 if TYPE_CHECKING:
@@ -133,11 +134,9 @@ class Store:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self._lock = threading.RLock()
-        self._conn = sqlite3.connect(
-            str(self.path), check_same_thread=False, isolation_level=None, timeout=30.0
-        )
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
+        # refuses (ValueError) a path that is not a database of games, before writing to it
+        self._conn = open_db(self.path, "games", create=True, check_same_thread=False,
+                             isolation_level=None, timeout=30.0)
         self._conn.execute("PRAGMA foreign_keys=ON")
         with self._lock:
             self._conn.executescript(_SCHEMA)

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .calculation import CalcState
+from .dbfile import open_db
 from .game import new_state
 from .variants import RENAMED, Variant, get_variant
 
@@ -74,17 +75,19 @@ COLUMNS = (
 
 
 def default_db() -> Path:
-    """``survey.sqlite3`` in the user's data directory (outside any source tree)."""
+    """``survey.sqlite3`` in the user's data directory (outside any source tree; created, with
+    its folders, only by a survey)."""
     import platformdirs
 
-    path = platformdirs.user_data_path("thirteen", appauthor=False)
-    path.mkdir(parents=True, exist_ok=True)
-    return path / "survey.sqlite3"
+    return platformdirs.user_data_path("thirteen", appauthor=False) / "survey.sqlite3"
 
 
 def options_key(variant: Variant) -> str:
     """The canonical JSON of a variant's player options: part of each row's key."""
     return json.dumps(variant.options(), sort_keys=True, separators=(",", ":"))
+
+
+MAX_SURVEY_DEAL = 2**63 - 1
 
 
 def parse_deals(text: str) -> list[tuple[int, int]]:
@@ -93,14 +96,19 @@ def parse_deals(text: str) -> list[tuple[int, int]]:
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
+        shown = part if len(part) <= 50 else part[:47] + "..."
         lo_text, dash, hi_text = part.partition("-")
         try:
             lo = int(lo_text)
             hi = int(hi_text) if dash else lo
         except ValueError:
-            raise ValueError(f"bad deal range {part!r} (write 1-1000, 7 or 1-10,20-30)") from None
+            raise ValueError(f"bad deal range {shown!r} (write 1-1000, 7 or 1-10,20-30)"
+                             ) from None
         if lo < 1 or hi < lo:
-            raise ValueError(f"bad deal range {part!r}: deals start at 1 and ranges go up")
+            raise ValueError(f"bad deal range {shown!r}: deals start at 1 and ranges go up")
+        if hi > MAX_SURVEY_DEAL:
+            raise ValueError(f"bad deal range {shown!r}: a survey stores deal numbers up to "
+                             f"{MAX_SURVEY_DEAL} (SQLite's largest integer)")
         spans.append((lo, hi))
     if not spans:
         raise ValueError("no deals given (write e.g. --deals 1-1000)")
@@ -197,19 +205,26 @@ def _ignore_sigint() -> None:
 FORMAT = 1
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """Open (creating if needed) a survey database, older formats brought up to date."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(str(path), timeout=30.0)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: committed rows survive a crash
-    db.executescript(SCHEMA)
+def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
+    """Open a survey database: created if missing, older formats brought up to date; or
+    (``create`` False) an existing one, read-only, older formats read as today's. `ValueError`
+    if ``path`` is not a survey database."""
+    db = open_db(path, "survey", create=create, timeout=30.0)
+    if create:
+        db.executescript(SCHEMA)
     (version,), = db.execute("PRAGMA user_version").fetchall()
-    if version < FORMAT:
+    if version < FORMAT and create:
         with db:
             for old, new in RENAMED.items():
                 db.execute("UPDATE survey SET game = ? WHERE game = ?", (new, old))
             db.execute(f"PRAGMA user_version = {FORMAT}")
+    elif version < FORMAT:
+        # the same renaming, unwritten: a view in SQLite's temporary schema, which is searched
+        # before the file's, so that every query of `survey` reads today's names
+        names = "".join(f" WHEN '{old}' THEN '{new}'" for old, new in RENAMED.items())
+        others = ", ".join(c for c in COLUMNS if c != "game")
+        db.execute(f"CREATE TEMP VIEW survey AS SELECT CASE game{names} ELSE game END AS game, "
+                   f"{others} FROM main.survey")
     db.commit()
     return db
 
@@ -225,32 +240,58 @@ def store_row(db: sqlite3.Connection, row: Row) -> None:
     db.commit()
 
 
+STORED_CHUNK = 4096  # stored deal numbers read at a time when skipping them
+
+
 def stored_deals(db: sqlite3.Connection, game: str, options: str,
                  spans: list[tuple[int, int]], retry_unknown: bool = False) -> Iterator[int]:
-    """Deals of ``spans`` already stored (ascending); unknowns left out with ``retry_unknown``."""
-    skip = " AND verdict != 'unknown'" if retry_unknown else ""
+    """Deals of ``spans`` already stored (ascending); unknowns left out with ``retry_unknown``.
+
+    Read a chunk at a time, each query starting after the last deal read: no cursor stays
+    open while rows are written, and no read transaction keeps the log from being folded in."""
     for lo, hi in spans:
-        cur = db.execute(
-            "SELECT deal FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
-            f"{skip} ORDER BY deal", (game, options, lo, hi))
-        for (deal,) in cur:
-            yield int(deal)
+        while lo <= hi:
+            chunk = [int(d) for (d,) in db.execute(
+                f"SELECT deal {_stored(retry_unknown)} ORDER BY deal LIMIT ?",
+                (game, options, lo, hi, STORED_CHUNK))]
+            yield from chunk
+            if len(chunk) < STORED_CHUNK:
+                break
+            lo = chunk[-1] + 1
+
+
+def count_stored(db: sqlite3.Connection, game: str, options: str,
+                 spans: list[tuple[int, int]], retry_unknown: bool = False) -> int:
+    """How many deals of ``spans`` `stored_deals` would skip."""
+    return sum(db.execute(f"SELECT COUNT(*) {_stored(retry_unknown)}",
+                          (game, options, lo, hi)).fetchone()[0] for lo, hi in spans)
+
+
+def _stored(retry_unknown: bool) -> str:
+    """The rows of one game and options with deals in one span (unknowns left out with
+    ``retry_unknown``): the clause `stored_deals` and `count_stored` share."""
+    return ("FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
+            + (" AND verdict != 'unknown'" if retry_unknown else ""))
 
 
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],
-               retry_unknown: bool = False) -> list[int]:
-    """Deals of ``spans`` not yet stored, ascending (a merge: no set of every stored deal)."""
+               retry_unknown: bool = False) -> Iterator[int]:
+    """Deals of ``spans`` not yet stored, ascending, as they are asked for: a merge with the
+    stored deals, so memory stays bounded however long the range."""
     done = stored_deals(db, game, options, spans, retry_unknown)
     nxt = next(done, None)
-    out: list[int] = []
     for lo, hi in spans:
-        for deal in range(lo, hi + 1):
+        deal = lo
+        while deal <= hi:
             while nxt is not None and nxt < deal:
                 nxt = next(done, None)
             if nxt == deal:
+                deal += 1
                 continue
-            out.append(deal)
-    return out
+            # every deal up to the next stored one (or the span's end) is to do
+            end = hi if nxt is None or nxt > hi else nxt - 1
+            yield from range(deal, end + 1)
+            deal = end + 1
 
 
 # ---- engines ---------------------------------------------------------------------------------
@@ -312,15 +353,34 @@ def _put(pending: queue.Queue[tuple[Task, Any]], task: Task) -> Callable[[Any], 
     return lambda outcome: pending.put((task, outcome))
 
 
+DASK_CONNECT_SECONDS = 5.0  # how long to wait for a remote scheduler's answer
+
+
+def dask_client(scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler``, or one line saying it cannot be reached
+    (`ValueError`) after `DASK_CONNECT_SECONDS`, with distributed's own retry logs kept quiet."""
+    dist: Any = import_module("distributed")  # untyped; imported only for this engine
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        return dist.Client(scheduler, timeout=DASK_CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as e:
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {why[:160]}"
+                         ) from None
+    finally:
+        log.setLevel(level)
+
+
 def run_dask(tasks: Iterable[Task], on_result: OnResult, on_error: OnError, workers: int,
-             scheduler: str | None = None, processes: bool = True) -> None:
-    """Solve the deals on a Dask cluster; results come back here in completion order."""
+             client: Any = None, processes: bool = True) -> None:
+    """Solve the deals on a Dask cluster (``client``'s, `dask_client`, or a `LocalCluster` of
+    ``workers``); results come back here in completion order."""
     dist: Any = import_module("distributed")  # untyped; imported only for this engine
 
     cluster: Any = None
-    if scheduler:
-        client = dist.Client(scheduler)
-    else:
+    if client is None:
         cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
                                     processes=processes, dashboard_address=None,
                                     silence_logs=logging.ERROR)
@@ -426,11 +486,20 @@ def survey(
     spans = parse_deals(deals) if isinstance(deals, str) else deals
     workers = workers or os.cpu_count() or 1
     key = options_key(variant)
-    db = connect(db_path)
+    # a scheduler that cannot be reached is said before the database is touched
+    client = dask_client(scheduler) if engine == "dask" and scheduler else None
     try:
-        todo = todo_deals(db, variant.name, key, spans, retry_unknown)
+        db = connect(db_path)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
+    try:
         total = sum(hi - lo + 1 for lo, hi in spans)
-        summary = Summary(variant.name, key, total, total - len(todo))
+        summary = Summary(variant.name, key, total,
+                          count_stored(db, variant.name, key, spans, retry_unknown))
+        todo = todo_deals(db, variant.name, key, spans, retry_unknown)
+        left = total - summary.stored_before
         options = tuple(sorted(variant.options().items()))
         tasks = (Task(variant.name, options, d, max_seconds, max_nodes, max_mb) for d in todo)
         bar = _Progress(variant.title, total, summary.stored_before, enabled=progress)
@@ -450,13 +519,13 @@ def survey(
         try:
             with bar:
                 if engine == "dask":
-                    run_dask(tasks, on_result, on_error, workers, scheduler, processes)
+                    run_dask(tasks, on_result, on_error, workers, client, processes)
                 elif engine != "local":
                     raise ValueError(f"unknown engine {engine!r} (local or dask)")
-                elif workers == 1 or len(todo) <= 1:
+                elif workers == 1 or left <= 1:
                     run_inline(tasks, on_result, on_error)
                 else:
-                    run_pool(tasks, on_result, on_error, min(workers, len(todo)))
+                    run_pool(tasks, on_result, on_error, min(workers, left))
         except KeyboardInterrupt:
             summary.interrupted = True
         summary.seconds = time.perf_counter() - start
@@ -517,7 +586,7 @@ class _Progress:
 def rows(db_path: str | Path, game: str | None = None,
          options: str | None = None) -> list[Row]:
     """Stored rows (all, or of one game and options), by game, options and deal."""
-    db = connect(db_path)
+    db = connect(db_path, create=False)
     try:
         db.row_factory = sqlite3.Row
         where, args = [], []
@@ -534,6 +603,9 @@ def rows(db_path: str | Path, game: str | None = None,
 
 
 # ---- the command -----------------------------------------------------------------------------
+MAX_WORKERS = 256  # processes started on this machine: each may use its --max-mb
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -546,8 +618,8 @@ def main(args: Any) -> int:
     if getattr(args, "foundations", None):
         options["foundations"] = args.foundations
     variant = get_variant(args.game, **options)
-    if args.workers is not None and args.workers < 1:
-        raise ValueError("--workers must be at least 1")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise ValueError(f"--workers goes from 1 to {MAX_WORKERS}, not {args.workers}")
     if args.scheduler and args.engine != "dask":
         raise ValueError("--scheduler needs --engine dask")
     db = args.db or default_db()
@@ -563,11 +635,11 @@ def main(args: Any) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     print(summary.text())
-    from .solver.build import running
+    from .solver.build import GAIN, running
 
     solver = running()
     print(f"solver: {solver} in this process"
-          + (" (`thirteen compile-solver` makes the search 3-7 times faster)"
+          + (f" (`thirteen compile-solver` makes the search {GAIN})"
              if solver == "pure Python" else ""))
     flags = "".join(f" --{k.replace('_', '-')}" if v is True else f" --{k} {v}"
                     for k, v in sorted(variant.options().items()))

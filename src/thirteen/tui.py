@@ -42,6 +42,7 @@ from textual.widgets import Footer, Input, Static
 
 from . import solver
 from .cards import RANKS, SUIT_SYMBOLS, Card
+from .deal import MAX_DEAL, MIN_DEAL
 from .game import Game, State
 from .moves import Move, MoveError, Place, PlaceKind
 from .packer import PackerState
@@ -448,9 +449,10 @@ class DealScreen(Dialog[int | str | None]):
         if text in solver.WANTED:
             self.dismiss(text)
             return
-        if not text.isdigit() or int(text) < 1:
+        if not text.isdigit() or not MIN_DEAL <= int(text) <= MAX_DEAL:
             self.query_one("#deal-error", Static).update(
-                "a whole number from 1, or winnable, easy, medium or hard")
+                f"a whole number from {MIN_DEAL} to {MAX_DEAL}, or winnable, easy, medium or "
+                "hard")
             return
         self.dismiss(int(text))
 
@@ -1323,7 +1325,10 @@ class ThirteenApp(App[None]):
 
 
 def run_app(game_name: str, number: int | None, db: str | None = None,
-            game: Game | None = None) -> None:
+            game: Game | None = None) -> int:
     """Play ``game_name`` (deal ``number``, or resume / a random deal) full screen; ``game``
-    plays a given game instead (a typed-in board, or a game with options)."""
-    ThirteenApp(game_name, number, db, game=game).run()
+    plays a given game instead (a typed-in board, or a game with options). The exit code: 1
+    if the app failed, so that the shell sees it."""
+    app = ThirteenApp(game_name, number, db, game=game)
+    app.run()
+    return app.return_code or 0

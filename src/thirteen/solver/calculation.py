@@ -452,7 +452,7 @@ class _CalcSearch:
                 continue
             tt.add(k)
             clock.nodes += 1
-            if clock.nodes % clock.every == 0:
+            if clock.nodes >= clock.due:
                 clock.check(table_bytes(tt, self.key_size, clock.every))
             if calc.dead():
                 continue
@@ -489,15 +489,13 @@ class _Rollouts:
         self.count(1)
 
     def count(self, n: int) -> None:
-        """Count ``n`` positions played, checking the budget at each multiple of
-        ``clock.every`` just as playing them one by one would."""
+        """Count ``n`` positions played, checking the budget where ``clock.due`` falls just as
+        playing them one by one would."""
         clock = self.clock
         end = clock.nodes + n
-        check = (clock.nodes // clock.every + 1) * clock.every
-        while check <= end:
-            clock.nodes = check
+        while clock.due <= end:
+            clock.nodes = clock.due
             clock.check(0)  # they hold no table; the exhaustive search's is `extra_bytes`
-            check += clock.every
         clock.nodes = end
 
     def policy(self, level: int) -> Generator[None, None, tuple[int, list[IMove]]]:

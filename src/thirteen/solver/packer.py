@@ -903,6 +903,7 @@ class _Search:
         clock = self.clock
         stack = self.stack
         every: i64 = clock.every
+        due: i64 = clock.due
         dead_check = self.dead_check
         stuck_on = self.stuck_on
         counted_on = self.counted is not None
@@ -944,9 +945,10 @@ class _Search:
                     continue
             tt.add(k)
             nodes += 1
-            if nodes % every == 0:
+            if nodes >= due:
                 clock.nodes = nodes
                 clock.check(table_bytes(tt, self.key_size, every) + self.stuck_bytes)
+                due = clock.due
             if dead_check and self.dead():
                 self.take_back(mark)
                 continue
@@ -962,6 +964,7 @@ class _Search:
                     nodes += self.stuck_nodes - before
                     clock.nodes = nodes
                     clock.check(table_bytes(tt, self.key_size, every) + self.stuck_bytes)
+                    due = clock.due
                 if cut:
                     self.take_back(mark)
                     continue
@@ -1271,7 +1274,7 @@ class Split:
         low = vec[i64]([0])
         marks = vec[i64]([0])
         nodes: i64 = 0
-        every: i64 = clock.every
+        due: i64 = clock.due
         while stack:
             top = len(pos) - 1
             level = stack[top]
@@ -1315,8 +1318,9 @@ class Split:
                 s.trail = append(s.trail, s.do(m))
             nodes += 1
             clock.nodes += 1
-            if clock.nodes % every == 0:
+            if clock.nodes >= due:
                 clock.check(self.held() + len(index) * SPLIT_INDEX_BYTES)
+                due = clock.due
             if s.dead() or (s.changed(m, mark) and s.hopeless()):
                 lost.add(hash(k))
                 s.take_back(mark)
@@ -1361,6 +1365,7 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
     # move from it (the safe moves home after it follow, as `auto` plays them again)
     layers: list[vec[i64]] = []
     every: i64 = clock.every
+    due: i64 = clock.due
     while snaps:
         found: list[int] = []  # -value (noised) << 40 | parent << MOVE_BITS | move
         for idx in range(len(snaps)):
@@ -1379,9 +1384,10 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
                 if k not in seen:
                     seen.add(k)
                     clock.nodes += 1
-                    if clock.nodes % every == 0:
+                    if clock.nodes >= due:
                         clock.check(table_bytes(seen, s.key_size, every)
                                     + width * (2 * BEAM_POSITION_BYTES + 8 * len(layers)))
+                        due = clock.due
                         if clock.nodes >= stop:
                             return None
                     if not (s.dead_check and s.dead()):
@@ -1493,7 +1499,7 @@ def _play(s: _Search, m: i64) -> i64:
     s.auto()
     clock = s.clock
     clock.nodes += 1
-    if clock.nodes % clock.every == 0:
+    if clock.nodes >= clock.due:
         clock.check(0)  # the tables here are small: the main search's is `extra_bytes`
     return mark
 
@@ -1710,7 +1716,7 @@ def engine_search(state: PackerState, budget: Budget) -> Result:
 
     No move is pruned and nothing is played automatically, so its verdicts need no argument.
     """
-    clock = Clock(budget)
+    clock = Clock(budget, 64)  # a position through the engine is slow: check more often
     seen: set[Hashable] = {_engine_key(state)}
     if state.won:
         return Result("solved", (), 0, clock.elapsed(), 1)
@@ -1733,8 +1739,8 @@ def engine_search(state: PackerState, budget: Budget) -> Result:
                 continue
             seen.add(k)
             clock.nodes += 1
-            if clock.nodes % 64 == 0:
-                clock.check(table_bytes(seen, ENGINE_KEY_BYTES, 64))
+            if clock.nodes >= clock.due:
+                clock.check(table_bytes(seen, ENGINE_KEY_BYTES, clock.every))
             path.append(m)
             stack.append((nxt, iter(nxt.legal_moves())))
     except OutOfBudget as e:

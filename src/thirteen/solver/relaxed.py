@@ -129,7 +129,7 @@ class Counted:
         self.left -= 1
         clock = self.clock
         clock.nodes += 1
-        if clock.nodes % clock.every == 0:
+        if clock.nodes >= clock.due:
             clock.check(self.held())
         for after in self._moves(key):
             if self._can_win(after):
@@ -260,7 +260,7 @@ class Relaxed:
         ncols = counted.ncols
         kept = self.kept
         window = self.window
-        every: i64 = clock.every
+        due: i64 = clock.due
         if not self.rooted:  # first the counted game of the start, in slices too
             answer = counted.ask(counted.start, limit)
             if answer < 0:
@@ -282,8 +282,9 @@ class Relaxed:
             key = whole.to_bytes(size, "little")  # read a byte a field
             n += 1
             clock.nodes += 1
-            if clock.nodes % every == 0:
+            if clock.nodes >= due:
                 clock.check(self.held())
+                due = clock.due
             for r in range(15):
                 on_rank[r] = 0
             for i in range(ncols):
