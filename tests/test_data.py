@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thirteen import data
+from thirteen.cli import main
 from thirteen.survey import Row
 
 
@@ -78,3 +79,19 @@ def test_malformed_files_and_folders_are_refused(tmp_path: Path) -> None:
     bad.write_bytes(gzip.compress(b"deal,verdict\n1,solved\n"))
     with pytest.raises(ValueError, match="columns"):
         data.read(tmp_path)
+
+
+def test_a_survey_resumes_from_data_files_and_a_report_reads_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "surveys"
+    args = ["--max-nodes", "5000", "--workers", "1", "--quiet", "--data", str(folder)]
+    assert main(["survey", "bisley", "--deals", "1-6", "--db", str(tmp_path / "a.db"), *args]) == 0
+    first = data.read(folder)
+    assert [r["deal"] for r in first] == [1, 2, 3, 4, 5, 6]
+    # a new machine: a fresh database, the data files only
+    assert main(["survey", "bisley", "--deals", "1-8", "--db", str(tmp_path / "b.db"), *args]) == 0
+    assert "this run 2 in" in capsys.readouterr().out
+    assert data.read(folder)[:6] == first and len(data.read(folder)) == 8
+    assert main(["report", "bisley", "--data", str(folder)]) == 0
+    assert "deals            8  (1-8)" in capsys.readouterr().out
+    assert main(["report", "--all", "--data", str(tmp_path / "none")]) == 2

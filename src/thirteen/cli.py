@@ -486,6 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-mb", type=_count, default=2048,
                    help="memory budget per deal (default: %(default)s)")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
+    p.add_argument("--data", metavar="FOLDER",
+                   help="survey data files (e.g. data/surveys): resume from their rows and merge "
+                   "this run's into them (default: none)")
     p.add_argument("--engine", choices=("local", "dask"), default="local",
                    help="local processes or a Dask cluster (default: %(default)s)")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -497,6 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", help="game name (or --all)")
     p.add_argument("--all", action="store_true", help="a table of every surveyed game")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
+    p.add_argument("--data", metavar="FOLDER", help="read survey data files (e.g. data/surveys) "
+                   "instead of a database (default: none)")
     p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
                    "or .pdf; default: no plot)")
     p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .survey import Row
+from .survey import Row, connect, rows, store_row
 from .variants import GAMES, OPTIONS
 
 #: The columns of a data file; a row read back has the survey's other columns as None.
@@ -143,7 +143,30 @@ def _replace(path: Path, content: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(content)
+        os.chmod(tmp, 0o644)  # a data file like any other (mkstemp makes it private)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+# ---- a survey resumed from the files, and its rows merged back --------------------------------
+def load_into(db_path: str | Path, directory: str | Path, game: str, options: str) -> int:
+    """Store the rows of the data files that ``db_path`` lacks, so that a survey skips the
+    deals they decide; returns how many were stored."""
+    found = read(directory, game, options) if Path(directory).exists() else []
+    db = connect(db_path)
+    try:
+        have = {d for (d,) in db.execute(
+            "SELECT deal FROM survey WHERE game = ? AND options = ?", (game, options))}
+        new = [r for r in found if r["deal"] not in have]
+        for row in new:
+            store_row(db, row)
+        return len(new)
+    finally:
+        db.close()
+
+
+def save_from(db_path: str | Path, directory: str | Path, game: str, options: str) -> list[Path]:
+    """Merge the survey database's rows of ``game`` and ``options`` into the data files."""
+    return write(directory, rows(db_path, game, options))

@@ -211,9 +211,14 @@ def ranges_text(deals: Sequence[int], most: int = 6) -> str:
 
 def sections(db_path: str | Path, game: str | None = None,
              options: str | None = None) -> list[Section]:
-    """The stored surveys (of one game, and one set of options, if given)."""
+    """The stored surveys (of one game, and one set of options, if given), from a survey
+    database or a folder of data files (`thirteen.data`)."""
+    from . import data
+
+    found = (data.read(db_path, game, options) if Path(db_path).is_dir()
+             else rows(db_path, game, options))
     out: dict[tuple[str, str], list[Row]] = {}
-    for row in rows(db_path, game, options):
+    for row in found:
         out.setdefault((row["game"], row["options"]), []).append(row)
     order = list(GAMES)
     return [Section(g, o, r) for (g, o), r in sorted(
@@ -395,9 +400,12 @@ def main(args: Any) -> int:
     if args.all and (args.worry_back or args.foundations):
         raise ValueError("--all reports every survey: --worry-back and --foundations go with "
                          "a GAME")
-    db = args.db or default_db()
+    if args.db and args.data:
+        raise ValueError("give --db or --data, not both")
+    db = args.data or args.db or default_db()
     if not Path(db).exists():  # a report only reads: it never creates a database
-        raise ValueError(f"no survey database at {db} (run `thirteen survey` first)")
+        raise ValueError(f"no survey {'data folder' if args.data else 'database'} at {db} "
+                         "(run `thirteen survey` first)")
     game = options = None
     if args.game:
         chosen: dict[str, object] = {}

@@ -623,6 +623,10 @@ def main(args: Any) -> int:
     if args.scheduler and args.engine != "dask":
         raise ValueError("--scheduler needs --engine dask")
     db = args.db or default_db()
+    if args.data:
+        from . import data
+
+        data.load_into(db, args.data, variant.name, options_key(variant))
     # SIGTERM (and SIGINT, which a shell ignores in background jobs) stops the run cleanly
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -634,6 +638,8 @@ def main(args: Any) -> int:
         )
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if args.data:
+            data.save_from(db, args.data, variant.name, options_key(variant))
     print(summary.text())
     from .solver.build import GAIN, running
 
@@ -644,6 +650,8 @@ def main(args: Any) -> int:
     flags = "".join(f" --{k.replace('_', '-')}" if v is True else f" --{k} {v}"
                     for k, v in sorted(variant.options().items()))
     print(f"stored in {db}; see `thirteen report {variant.name}{flags} --db {db}`")
+    if args.data:
+        print(f"merged into the data files of {args.data} (`thirteen report --data {args.data}`)")
     if summary.interrupted:
         return 130
     return 1 if summary.errors else 0
