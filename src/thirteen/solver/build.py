@@ -26,7 +26,7 @@ import warnings
 from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
-MODULES = ("packer", "calculation", "relaxed")
+MODULES = ("packer", "calculation", "relaxed", "unwind")
 SOURCES = tuple(Path(__file__).with_name(f"{m}.py") for m in MODULES)
 STAMP = "solver.sha256"
 
