@@ -356,6 +356,7 @@ class _CalcSearch:
         self.tt: set[bytes] = {calc.key()}
         # The longest key: every card of the stock in the waste piles.
         self.key_size = key_bytes(bytes(len(calc.key()) + len(calc.stock) - calc.pos))
+        self.next_check = clock.nodes + clock.every
 
     def line(self) -> list[IMove]:
         return [m for frame in self.stack for m in frame.played]
@@ -365,8 +366,10 @@ class _CalcSearch:
         With the stock empty it is the real game: a win then ends the line of the top frame
         with its moves."""
         calc = self.calc
-        cap = UNWIND_CAP
-        verdict = self.unwind.verdict(calc.height, calc.waste, calc.left[calc.pos], cap)
+        before = self.unwind.nodes
+        verdict = self.unwind.verdict(calc.height, calc.waste, calc.left[calc.pos],
+                                      UNWIND_CAP)
+        self.clock.nodes += self.unwind.nodes - before
         if verdict == "won" and calc.pos == len(calc.stock):
             self.stack[-1].played += [(w, 0, f) for w, f in self.unwind.line]
             return "solved"
@@ -414,8 +417,11 @@ class _CalcSearch:
                 continue
             tt.add(k)
             clock.nodes += 1
-            if clock.nodes % clock.every == 0:
-                clock.check(table_bytes(tt, self.key_size, clock.every))
+            if clock.nodes >= self.next_check:
+                self.next_check = clock.nodes + clock.every
+                clock.check(table_bytes(tt, self.key_size, clock.every)
+                            + self.unwind.memo_bytes(self.key_size,
+                                                     clock.every * UNWIND_CAP))
             if calc.dead():
                 continue
             stack.append(_Frame(calc.moves(), calc.snapshot(), [m, *forced]))

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .common import table_bytes
+
 NEVER: Final = 99  # index of a rank a foundation never takes (as in `calculation`)
 #: Memo entries kept before the memo is cleared (forgetting is always sound).
 MEMO_LIMIT: Final = 1_000_000
@@ -50,6 +52,12 @@ class Unwind:
 
     def memo_size(self) -> int:
         return len(self.lost_keys) + len(self.won_keys)
+
+    def memo_bytes(self, key_size: int, adds: int) -> int:
+        """The most memory the memo holds (keys of at most ``key_size`` bytes, `key_bytes`)
+        until ``adds`` more keys go in (`table_bytes`)."""
+        return (table_bytes(self.lost_keys, key_size, adds)
+                + table_bytes(self.won_keys, key_size, adds))
 
     def verdict(self, height: list[int], waste: list[bytes], free: bytes, cap: int) -> str:
         """``lost``, ``won`` or ``unknown``: the unwinding game of this position (the
