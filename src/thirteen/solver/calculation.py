@@ -4,8 +4,10 @@ Suits never matter in these games (foundations are built by rank), so both work 
 only: a position is the number of stock cards turned, the height of each foundation and the
 waste piles as ``bytes`` of ranks. The thoughtful search is a depth-first search with a
 transposition table (waste piles sorted in the key: they are interchangeable), forced moves
-home (rule A1), bans that keep it from searching a move home put off to later (rule B1) and
-a dead-end proof (rule T1), all argued in docs/solver.md.
+home (rule A1), bans that keep it from searching a move home put off to later (rule B1), a
+dead-end proof (rule T1) and the unwinding game (rule R1, `unwind.py`: the stock's cards
+free, which proves positions lost and decides them once the stock is empty), all argued in
+docs/solver.md.
 
 The fair player sees what a player sees: the turned card, the waste piles, the foundations
 and which cards are still unseen (as a multiset). It never reads the stock order.
@@ -29,10 +31,9 @@ from .common import (
     key_bytes,
     table_bytes,
 )
-from .unwind import Unwind, blocked
+from .unwind import NEVER, Unwind, blocked
 
 STOCK = -1  # internal move source: the turned stock card
-NEVER = 99  # index of a rank a foundation never takes
 #: The fair player: random orders of the unseen cards it tries each move on.
 FAIR_SAMPLES = 8
 #: The rule of thumb: what putting a card on an empty waste pile costs, against the gap (in

@@ -21,7 +21,7 @@ from typing import Final
 
 from .common import table_bytes
 
-NEVER: Final = 99  # index of a rank a foundation never takes (as in `calculation`)
+NEVER: Final = 99  # index of a rank a foundation never takes
 #: Memo entries kept before the memo is cleared (forgetting is always sound).
 MEMO_LIMIT: Final = 1_000_000
 
