@@ -4,8 +4,10 @@ Suits never matter in these games (foundations are built by rank), so both work 
 only: a position is the number of stock cards turned, the height of each foundation and the
 waste piles as ``bytes`` of ranks. The thoughtful search is a depth-first search with a
 transposition table (waste piles sorted in the key: they are interchangeable), forced moves
-home (rule A1), bans that keep it from searching a move home put off to later (rule B1) and
-a dead-end proof (rule T1), all argued in docs/solver.md.
+home (rule A1), bans that keep it from searching a move home put off to later (rule B1), a
+dead-end proof (rule T1) and the unwinding game (rule R1, `unwind.py`: the stock's cards
+free, which proves positions lost and decides them once the stock is empty), all argued in
+docs/solver.md.
 
 The fair player sees what a player sees: the turned card, the waste piles, the foundations
 and which cards are still unseen (as a multiset). It never reads the stock order.
@@ -29,9 +31,9 @@ from .common import (
     key_bytes,
     table_bytes,
 )
+from .unwind import NEVER, Unwind, blocked
 
 STOCK = -1  # internal move source: the turned stock card
-NEVER = 99  # index of a rank a foundation never takes
 #: The fair player: random orders of the unseen cards it tries each move on.
 FAIR_SAMPLES = 8
 #: The rule of thumb: what putting a card on an empty waste pile costs, against the gap (in
@@ -40,6 +42,8 @@ FAIR_SAMPLES = 8
 EMPTY_PILE_COST = 3.0
 ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
 ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
+#: New positions of the unwinding game (rule R1) one position of the search may ask for.
+UNWIND_CAP = 200
 
 IMove = tuple[int, int, int]  # (source: STOCK or waste pile, kind: 0 foundation / 1 waste, index)
 
@@ -165,65 +169,9 @@ class _Calc:
         return bytes([self.pos, self.sban, *self.height]) + b"".join(piles)
 
     def dead(self) -> bool:
-        """True if no winning line remains (rule T1 of docs/solver.md).
-
-        T starts as every waste card. A rank is *blocked* if no copy is in the stock and every
-        copy in the waste lies strictly under a card of T. A card stays in T while every
-        foundation that may take it must first take a blocked rank. If T is not empty at the
-        end, the first card of T to go home would need a blocked rank home before it, whose
-        copy needed a card of T gone before it: so none ever goes, and the game is lost.
-        Only the highest card of T in each pile matters for blocking (``top[w]``), and
-        whether a card stays in T depends only on its rank (and its ban, on a top card)."""
-        waste, left, seqs, height = self.waste, self.left[self.pos], self.seqs, self.height
-        nw, nf, ban = len(waste), self.nf, self.ban
-        top = [len(p) - 1 for p in waste]
-        while True:
-            free = [c > 0 for c in left]
-            for w in range(nw):
-                pile = waste[w]
-                for i in range(max(top[w], 0), len(pile)):
-                    free[pile[i]] = True
-            # first[g]: where foundation g's first blocked rank lies in its sequence; ranks
-            # before it (and it) are ones g may take before any blocked one: not trapped.
-            first = [0] * nf
-            trapped = [True] * 14
-            for g in range(nf):
-                seq = seqs[g]
-                n = len(seq)
-                k = height[g]
-                while k < n and free[seq[k]]:
-                    trapped[seq[k]] = False
-                    k += 1
-                if k < n:
-                    trapped[seq[k]] = False
-                first[g] = k
-            changed = False
-            for w in range(nw):
-                t = top[w]
-                if t < 0:
-                    continue
-                pile = waste[w]
-                new = t  # the highest card of T left in the pile: a trapped rank
-                while new >= 0 and not trapped[pile[new]]:
-                    new -= 1
-                if t == len(pile) - 1 and new < t and ban[w] \
-                        and self.trapped_top(pile[-1], ban[w], first):
-                    new = t
-                if new != t:
-                    top[w] = new
-                    changed = True
-            if not changed:
-                return max(top) >= 0
-
-    def trapped_top(self, card: int, ban: int, first: list[int]) -> bool:
-        """Whether a top card with bans ``ban`` stays in T (see `dead`): no foundation may
-        take it before a blocked rank."""
-        height, index = self.height, self.index
-        for g in range(self.nf):
-            k = index[g][card]
-            if height[g] <= k < NEVER and not ban >> g & 1 and first[g] >= k:
-                return False
-        return True
+        """True if no winning line remains (rule T1, `unwind.blocked`)."""
+        return blocked(self.seqs, self.index, self.height, self.waste, self.left[self.pos],
+                       self.ban)
 
     def wanting(self) -> tuple[list[int], list[int]]:
         """``total[r]``: the cards the foundations still wanting rank ``r`` must take before
@@ -400,15 +348,37 @@ class _CalcSearch:
         self.calc = calc = _Calc(state)
         calc.count_stock()
         self.clock = clock
+        self.unwind = Unwind(calc.seqs, calc.index)
         forced = calc.forced()
-        self.start_lost = forced is None or calc.dead()
-        self.tt: set[bytes] = {calc.key()}
         self.stack = [_Frame(calc.moves(), calc.snapshot(), forced or [])]
+        start = "lost" if forced is None or calc.dead() else self.unwound()
+        self.start_lost = start == "lost"
+        self.start_won = start == "solved" or calc.won()
+        self.tt: set[bytes] = {calc.key()}
         # The longest key: every card of the stock in the waste piles.
         self.key_size = key_bytes(bytes(len(calc.key()) + len(calc.stock) - calc.pos))
 
     def line(self) -> list[IMove]:
         return [m for frame in self.stack for m in frame.played]
+
+    def unwound(self) -> str:
+        """The unwinding game of the position (rule R1): ``lost``, ``won`` or ``unknown``.
+        With the stock empty it is the real game: a win then ends the line of the top frame
+        with its moves."""
+        calc = self.calc
+        before = self.unwind.nodes
+        # Within a node budget it may use all but one of the nodes left (its last question
+        # overruns its cap by one), so that the search's next node is the budget's last.
+        limit = self.clock.budget.max_nodes
+        cap = UNWIND_CAP if limit is None else min(UNWIND_CAP, limit - self.clock.nodes - 2)
+        if cap < 0:
+            return "unknown"
+        verdict = self.unwind.verdict(calc.height, calc.waste, calc.left[calc.pos], cap)
+        self.clock.nodes += self.unwind.nodes - before
+        if verdict == "won" and calc.pos == len(calc.stock):
+            self.stack[-1].played += [(w, 0, f) for w, f in self.unwind.line]
+            return "solved"
+        return verdict
 
     def steps(self, limit: float) -> str | None:
         """Search ``limit`` more positions: ``solved`` (the line is `line`), ``unsolvable``,
@@ -416,7 +386,7 @@ class _CalcSearch:
         calc, clock, tt, stack = self.calc, self.clock, self.tt, self.stack
         if self.start_lost:
             return "unsolvable"
-        if calc.won():
+        if self.start_won:
             return "solved"
         stop = clock.nodes + limit
         while stack:
@@ -453,10 +423,18 @@ class _CalcSearch:
             tt.add(k)
             clock.nodes += 1
             if clock.nodes >= clock.due:
-                clock.check(table_bytes(tt, self.key_size, clock.every))
+                clock.check(table_bytes(tt, self.key_size, clock.every)
+                            + self.unwind.memo_bytes(self.key_size,
+                                                     clock.every * UNWIND_CAP))
             if calc.dead():
                 continue
             stack.append(_Frame(calc.moves(), calc.snapshot(), [m, *forced]))
+            unwound = self.unwound()
+            if unwound == "solved":
+                return "solved"
+            if unwound == "lost":
+                stack.pop()
+                continue
             if clock.nodes >= stop:
                 return None
         return "unsolvable"
