@@ -326,9 +326,9 @@ async def test_statistics_screen(store: Store) -> None:
         assert isinstance(screen, StatsScreen)
         # The current game first (no result yet), then every game with a result.
         assert screen.rows == [
-            ["Castles in Spain", "0", "0", "0", "0%", "0", "0", "–", "–"],
-            ["Baker's Dozen", "3", "2", "1", "67%", "0", "2", "3:20", "120"],
-            ["Calculation", "1", "1", "0", "100%", "1", "1", "1:35", "60"],
+            ["Castles in Spain", "0", "0", "0", "0", "0%", "0", "0", "–", "–", "0"],
+            ["Baker's Dozen", "3", "2", "0", "1", "67%", "0", "2", "3:20", "120", "0"],
+            ["Calculation", "1", "1", "0", "0", "100%", "1", "1", "1:35", "60", "0"],
         ]
         text = shown_text(screen)
         assert "fewest" in text and "Baker's Dozen" in text and "3:20" in text
