@@ -298,6 +298,11 @@ async def test_solve_it_for_me(store: Store) -> None:
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "won"
         played = len(app.game.moves)
         assert played > 0 and f"played {played} moves" in app.message
+        assert "won with Solve's help" in app.screen.text
+    # Help is recorded as help: no win, no streak, no best time; one assisted game.
+    stats = store.stats("local", "bakers-dozen")
+    assert (stats["played"], stats["won"], stats["assisted"]) == (1, 0, 1)
+    assert (stats["current_streak"], stats["best_time"], stats["fewest_moves"]) == (0, None, None)
     lost = ThirteenApp("good-measure", 1, store, show_clock=False, use_solver=True)
     async with lost.run_test() as pilot:
         await pilot.press("p")
@@ -336,3 +341,14 @@ async def test_statistics_screen(store: Store) -> None:
         assert isinstance(app.screen, BoardScreen)
         await pilot.press("f1")
         assert "t statistics" in app.screen.text.plain
+
+
+@pytest.mark.asyncio
+async def test_solve_where_cards_are_hidden_is_the_fair_player(store: Store) -> None:
+    app = ThirteenApp("castles-in-spain", 6, store, show_clock=False, use_solver=True)
+    async with app.run_test() as pilot:
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.game.moves and "fair player" in app.message
+        assert store.game_info("local", app.session.id or 0)["assisted"] is True

@@ -1242,8 +1242,9 @@ class ThirteenApp(App[None]):
             self.session.take_hint()
             self._stats = None
             self._show_hint(move, "", message.removeprefix(f"{move}: "))
-        else:
-            self._show_hint(self._fallback_hint(), message + " " if message else "")
+        else:  # every move leads back to a position already played
+            self.say(message + ".", "error")
+            self.redraw()
 
     def _check_line(self) -> None:
         """In the background, ask the solver whether a winning line remains (only where every

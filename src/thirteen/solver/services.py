@@ -73,7 +73,9 @@ NO_LINE = "No winning line remains from here."
 #: The search budget of one fair hint where cards are hidden: nodes only, so that the answer is
 #: the same on a busy machine and an idle one (a front end's clock budget is not used there).
 FAIR_NODES = 300_000
-#: At most this many moves of fair play are made by one "solve it for me".
+#: At most this many moves of fair play are made by one "solve it for me" (and no more once
+#: the budget's seconds are spent: that clock reads only the time taken by searches of worlds
+#: made from the view, so where it stops tells nothing about a hidden card).
 FAIR_SOLVE_MOVES = 400
 #: A front end's words when the fair player played, where cards were hidden.
 FAIR_PLAYED = ("the fair player chose each move from what you could see, and cards turned "
@@ -92,12 +94,14 @@ class Played:
     message: str
 
 
-def solve_for_me(state: State, budget: Budget, seen: Collection[State] = ()) -> Played:
+def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
+                 moves: int = FAIR_SOLVE_MOVES) -> Played:
     """Solve it for me, the same in every front end. Where nothing is hidden: the solver's
     winning line, shortened to be watched. Where cards are hidden: the fair player plays move
     by move (fair hints, turning cards as play turns them) until nothing is hidden, and then the
     search finishes the line; ``seen``, the positions of the game so far, keeps it from going
-    round in circles. The budget bounds the searches made with every card in sight."""
+    round in circles. Fair play stops after ``moves`` moves or the budget's seconds; the
+    budget bounds the searches made with every card in sight."""
     if not state.hides_cards:
         result = _solve(state, budget, shorten=True)
         if result.verdict == "solved":
@@ -107,8 +111,10 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = ()) -> 
         return Played((), "unknown", f"No winning line found ({result.reason}).")
     line: list[Move] = []
     been = {*seen, state}
-    while state.hides_cards and len(line) < FAIR_SOLVE_MOVES:
-        move = hint(state, seen=been).move
+    end = None if budget.max_seconds is None else time.monotonic() + budget.max_seconds
+    while state.hides_cards and len(line) < moves and (
+            end is None or not line or time.monotonic() < end):
+        move = hint(state, replace(budget, max_seconds=None), been).move
         if move is None:
             break
         state = state.apply(move)
@@ -117,16 +123,19 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = ()) -> 
     if not line:
         return Played((), "unknown", "No move leads to a position not seen before.")
     words = f"played {len(line)} moves: {FAIR_PLAYED}"
-    if state.won or not state.legal_moves():
-        return Played(tuple(line), "fair", words)
+    if state.won:
+        return Played(tuple(line), "fair", words + "; the game is won")
+    if not state.legal_moves():
+        return Played(tuple(line), "fair", words + "; no move is left")
     if state.hides_cards:
-        return Played(tuple(line), "fair", words + "; it stopped with cards still hidden")
+        return Played(tuple(line), "fair",
+                      words + "; it stopped with cards still hidden (Solve again goes on)")
     rest = solve_for_me(state, budget, been)
-    end = {"solved": f"; then, every card in sight, the solver won in {len(rest.moves)} more",
-           "unsolvable": "; every card now in sight, no winning line remains"}
+    tail = {"solved": f"; then, every card in sight, the solver won in {len(rest.moves)} more",
+            "unsolvable": "; every card now in sight, no winning line remains"}
     return Played(tuple(line) + rest.moves, "fair",
-                  words + end.get(rest.verdict, "; every card now in sight, no winning line "
-                                                "was found"))
+                  words + tail.get(rest.verdict, "; every card now in sight, no winning line "
+                                                 "was found"))
 
 
 def _unseen(state: State, move: Move, seen: Collection[State]) -> bool:
