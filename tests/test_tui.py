@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from thirteen import solver
@@ -287,13 +288,18 @@ async def test_no_winning_line(store: Store) -> None:
         assert "No winning line remains" in app.screen.text
 
 
+async def press_solve(app: ThirteenApp, pilot: Pilot[None]) -> None:
+    """Press ``p`` and wait until the solver's answer is played."""
+    await pilot.press("p")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 @pytest.mark.asyncio
 async def test_solve_it_for_me(store: Store) -> None:
     app = ThirteenApp("bakers-dozen", 9, store, show_clock=False, use_solver=True)
     async with app.run_test() as pilot:
-        await pilot.press("p")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await press_solve(app, pilot)
         assert app.game.status() == "won"
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "won"
         played = len(app.game.moves)
@@ -305,9 +311,7 @@ async def test_solve_it_for_me(store: Store) -> None:
     assert (stats["current_streak"], stats["best_time"], stats["fewest_moves"]) == (0, None, None)
     lost = ThirteenApp("good-measure", 1, store, show_clock=False, use_solver=True)
     async with lost.run_test() as pilot:
-        await pilot.press("p")
-        await lost.workers.wait_for_complete()
-        await pilot.pause()
+        await press_solve(lost, pilot)
         assert not lost.game.moves
         assert isinstance(lost.screen, EndScreen) and lost.screen.kind == "hopeless"
 
@@ -347,8 +351,6 @@ async def test_statistics_screen(store: Store) -> None:
 async def test_solve_where_cards_are_hidden_is_the_fair_player(store: Store) -> None:
     app = ThirteenApp("castles-in-spain", 6, store, show_clock=False, use_solver=True)
     async with app.run_test() as pilot:
-        await pilot.press("p")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await press_solve(app, pilot)
         assert app.game.moves and "fair player" in app.message
         assert store.game_info("local", app.session.id or 0)["assisted"] is True

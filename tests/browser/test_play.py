@@ -174,6 +174,8 @@ def test_solve_it_for_me(page: Any, server: Any) -> None:
     open_game(page, server, "/play/bakers-dozen/9")
     page.keyboard.press("s")
     page.wait_for_selector("#banner.won")
+    assert "Won with Solve's help" in page.locator("#banner").inner_text()
+    page.locator("#stats", has_text="Won with Solve 1").wait_for()
     assert page.locator("#solve").is_disabled()
     page.click("#undo")  # takes back the last move of the line
     page.wait_for_selector("body[data-status='in play']:not([data-busy])")

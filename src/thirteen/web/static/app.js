@@ -409,7 +409,9 @@
     };
     if (G.status === "won") {
       b.classList.add("won");
-      b.append(`You won! ${G.moves.length} moves in ${fmtTime(G.elapsed)}.`, button("new", "New deal"));
+      const won = G.assisted ? "Won with Solve's help (counted apart from your own wins)."
+        : "You won!";
+      b.append(`${won} ${G.moves.length} moves in ${fmtTime(G.elapsed)}.`, button("new", "New deal"));
     } else if (G.status === "lost") {
       b.classList.add("lost");
       b.append("No moves left.", button("undo", "Undo"), button("new", "New deal"));
@@ -477,6 +479,7 @@
   }
 
   function statusWords() {
+    if (G.status === "won" && G.assisted) return ` Won with Solve's help in ${G.moves.length} moves.`;
     if (G.status === "won") return ` You won in ${G.moves.length} moves!`;
     if (G.status === "lost") return " No moves left.";
     return "";
