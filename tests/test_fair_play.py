@@ -104,7 +104,8 @@ def check_twins_answer_alike(a: Game, b: Game) -> None:
     assert solving.verdict(a.state) is None and solving.verdict(b.state) is None
     sa = solver.solve_for_me(a.state, SMALL, a.positions, moves=2)
     sb = solver.solve_for_me(b.state, SMALL, b.positions, moves=2)
-    assert sa.verdict == sb.verdict == "fair" and "fair player" in sa.message
+    assert sa.verdict == sb.verdict
+    assert "fair player" in sa.message if sa.moves else sa.verdict == "unknown"
     if alike_until_apart(a.state, b.state, sa.moves, sb.moves) == len(sa.moves):
         assert sa == sb  # nothing told them apart: the same answer, word for word
     start_a, start_b = a.state, b.state
