@@ -3,7 +3,7 @@
     python bench/solver_vs_fcsolve.py GAME FIRST LAST [--fc-solve PATH] [--max-seconds S]
         [--worry-back]
 
-GAME is one of bakers-dozen, good-measure, portuguese-solitaire, spanish-patience,
+GAME is one of bakers-dozen, good-measure, portuguese-solitaire, spanish-patience(-ii),
 castles-in-spain. Each deal is converted with `thirteen.deal.format_board` to fc-solve's board
 text (Castles in Spain is played open: no face-down marks) and given to fc-solve with the
 settings PySolFC uses, alone and with fc-solve's multi-strategy line, with ``-sel -mi 1000000``.
@@ -49,14 +49,16 @@ from thirteen.variants import get_variant
 
 FC_SOLVE = "/tmp/fcs-build/fc-solve"
 
+SPANISH = ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1",
+           "--sequences-are-built-by", "rank", "--empty-stacks-filled-by", "any"]
 GAME_ARGS: dict[str, list[str]] = {
     "bakers-dozen": ["-g", "bakers_dozen"],
     "good-measure": ["-g", "good_measure"],
     "portuguese-solitaire": ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1",
                              "--sequences-are-built-by", "rank",
                              "--empty-stacks-filled-by", "kings"],
-    "spanish-patience": ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1",
-                         "--sequences-are-built-by", "rank", "--empty-stacks-filled-by", "any"],
+    "spanish-patience": SPANISH,
+    "spanish-patience-ii": SPANISH,
     "castles-in-spain": ["--stacks-num", "13", "--freecells-num", "0", "--decks-num", "1"],
 }
 MULTI = ["-me", "a-star", "-step", "1000", "-nst", "-me", "a-star", "-sp", "r:tf", "-step",

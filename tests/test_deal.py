@@ -49,9 +49,11 @@ def test_known_answers() -> None:
     assert column_text(bd1, 0) == "6H JH 5C AD"
     assert column_text(bd1, 1) == "2H 2C 4C 5S"
     assert column_text(deal(BD, 24), 0) == "KD 8H AC AS"
-    for name in ("portuguese-solitaire", "spanish-patience", "spanish-patience-rank",
-                 "castles-in-spain"):
+    for name in ("portuguese-solitaire", "spanish-patience-ii", "castles-in-spain"):
         assert column_text(deal(GAMES[name], 1), 0) == "JD QC TS 7D", name
+    for name in ("spanish-patience", "spanish-patience-rank"):  # PySolFC 85: Baker's Dozen's
+        for n in (1, 24, 40000):
+            assert deal(GAMES[name], n) == deal(BD, n), (name, n)
     gm1 = deal(GAMES["good-measure"], 1)
     assert sorted(str(c) for p in gm1.foundations for c in p) == ["AD", "AS"]
     assert column_text(gm1, 0) == "6H 8S 7S JS 9C"
@@ -248,8 +250,9 @@ def is_ace(card: Card) -> bool:
 ALL_13 = list(range(13))
 PYSOLFC_PACKERS: dict[str, tuple[Callable[[list[Card]], list[Card]], list[list[int]]]] = {
     "bakers-dozen": (lambda c: kings_hook(c, 13), [ALL_13] * 4),
-    "spanish-patience": (list, [ALL_13] * 4),
-    "spanish-patience-rank": (list, [ALL_13] * 4),
+    "spanish-patience": (lambda c: kings_hook(c, 13), [ALL_13] * 4),
+    "spanish-patience-ii": (list, [ALL_13] * 4),
+    "spanish-patience-rank": (lambda c: kings_hook(c, 13), [ALL_13] * 4),
     "portuguese-solitaire": (list, [ALL_13] * 4),
     "castles-in-spain": (list, [ALL_13] * 4),
     "good-measure": (lambda c: move_to_bottom(kings_hook(c, 10), is_ace, 2),

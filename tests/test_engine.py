@@ -10,6 +10,7 @@ from thirteen.deal import Layout
 from thirteen.game import Game, new_state, start_state
 from thirteen.moves import IllegalMove, Move
 from thirteen.packer import PackerState
+from thirteen.rules import describe
 from thirteen.variants import GAMES, get_variant
 
 
@@ -118,11 +119,66 @@ def test_spanish_patience_any_card_fills_a_space() -> None:
     assert s.apply(Move.parse("c3-c1")).columns[0] == cards("KD")
 
 
+@pytest.mark.parametrize("number", [1, 24, 9000, 40000])
+def test_spanish_patience_is_bakers_dozen_with_spaces_and_ii_keeps_kings_where_dealt(
+        number: int) -> None:
+    spanish, ii = new_state("spanish-patience", number), new_state("spanish-patience-ii", number)
+    assert isinstance(spanish, PackerState) and isinstance(ii, PackerState)
+    assert spanish.columns == new_state("bakers-dozen", number).columns  # type: ignore[union-attr]
+    assert ii.columns == new_state("portuguese-solitaire", number).columns  # type: ignore[union-attr]
+    assert spanish.variant.space == ii.variant.space == "any"
+
+
+def test_a_saved_game_of_format_1_keeps_its_spanish_patience() -> None:
+    old = Game.new("spanish-patience-ii", 7)
+    old.push(old.legal_moves()[0])
+    data = {**old.to_dict(), "version": 1, "game": "spanish-patience"}
+    assert Game.from_dict(data).state == old.state
+    today = Game.from_dict({**data, "version": 2, "moves": []})
+    assert today.variant.name == "spanish-patience" and today.state != old.start
+
+
+def test_rules_say_where_they_come_from_and_what_the_seeds_say() -> None:
+    assert "Kings stay where they are dealt." in describe(GAMES["castles-in-spain"])
+    assert "every king goes to the bottom" in describe(GAMES["spanish-patience"])
+    assert "Source: PySolFC's Spanish Patience II (game 664)" in describe(
+        GAMES["spanish-patience-ii"])
+    assert "every card but the markers" in describe(GAMES["imaginary-thirteen"])
+    assert "into a space" in describe(get_variant("spanish-patience", worry_back=True))
+    assert all("\nSource: " in describe(v) for v in GAMES.values())
+
+
 def test_spanish_patience_rank_foundations_ignore_suit() -> None:
     s = packer("spanish-patience-rank", "2S", "AH")
     s = s.apply(Move.parse("c2-f")).apply(Move.parse("c1-f"))
     assert cards("AH 2S") in s.foundations and s.won
     refused(packer("spanish-patience", "2S", "AH").apply(Move.parse("c2-f")), "c1-f", "2S")
+
+
+def test_auto_moves_with_rank_foundations_leave_a_pile_another_card_needs() -> None:
+    # Baker's Dozen by rank: 2H may go home onto AH's pile, but 2C needs that pile while AC
+    # lies under it and spaces stay empty, so sending 2H home at once would lose a won game.
+    variant = get_variant("bakers-dozen", foundations="rank")
+    spades, diamonds = (tuple(Card(r, suit) for r in range(1, 14)) for suit in (1, 3))
+    start = start_state(variant, Layout((cards("AH"), cards("AC 2C"), cards("2H")),
+                                        (spades, diamonds, (), ()), (0, 0, 0)))
+    s = start.apply(Move.parse("c1-f"))
+    assert Move.parse("c3-f") in s.legal_moves() and s.safe_moves() == []
+    assert s.apply(Move.parse("c3-f")).status() == "lost"
+    aces = s.apply(Move.parse("c2-f")).apply(Move.parse("c2-f"))
+    assert aces.safe_moves() == [Move.parse("c3-f")]  # every ace home: no pile is needed
+    assert aces.apply(Move.parse("c3-f")).won
+
+
+def test_auto_moves_with_worry_back_are_those_worrying_back_undoes() -> None:
+    home = ("AC 2C 3C 4C 5C 6C 7C 8C", "AS 2S", "AH", "AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD")
+    on_host, on_other = ("3S 2H", "9C"), ("9C 2H", "3S")
+    assert packer("bakers-dozen", *on_host, foundations=home, worry_back=True).safe_moves()
+    assert not packer("bakers-dozen", *on_other, foundations=home, worry_back=True).safe_moves()
+    assert packer("bakers-dozen", *on_other, foundations=home).safe_moves()
+    alone = ("2H", "9C", "3S")  # 2H could come back only into a space
+    assert not packer("bakers-dozen", *alone, foundations=home, worry_back=True).safe_moves()
+    assert packer("spanish-patience", *alone, foundations=home, worry_back=True).safe_moves()
 
 
 def test_portuguese_only_kings_fill_a_space() -> None:

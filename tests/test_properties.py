@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from thirteen.cards import full_deck
-from thirteen.game import Game, State, card_count
+from thirteen.game import Game, State, card_count, new_state
 from thirteen.moves import Move, Place
 from thirteen.packer import PackerState
-from thirteen.variants import GAMES
+from thirteen.solver import Budget, solve
+from thirteen.variants import GAMES, Variant
 
 GAME_NAMES = sorted(GAMES)
 
@@ -112,3 +113,43 @@ def test_legal_moves_are_exactly_the_moves_why_illegal_accepts(name: str, data: 
     legal = state.legal_moves()
     assert len(set(legal)) == len(legal)
     assert set(legal) == {m for m in candidate_moves(state) if state.why_illegal(m) is None}
+
+
+# ---- automatic moves never lose a won game ---------------------------------------------------
+AUTO_VARIANTS = [GAMES[name].with_options(worry_back=w, foundations=f)
+                 for name in GAME_NAMES if GAMES[name].takes_options
+                 for w in (False, True) for f in ("suit", "rank")] + [GAMES["bisley"]]
+AUTO_BUDGET = Budget(max_nodes=50_000, max_seconds=10.0, max_mb=512)
+
+
+def assert_auto_moves_keep_it_winnable(state: State) -> None:
+    """``state`` is winnable: after the automatic moves the solver must not prove it lost."""
+    game = Game(state)
+    played = game.auto_moves()
+    if played:
+        after = solve(game.state, AUTO_BUDGET)
+        assert after.verdict != "unsolvable", (state.to_layout(), played)
+
+
+@pytest.mark.parametrize("variant", AUTO_VARIANTS, ids=lambda v: "-".join(
+    [v.name, "worry" if v.worry_back else "no-worry", v.foundations]))
+@settings(SETTINGS, max_examples=3)
+@example(number=31, at=0, picks=[])  # Baker's Dozen by rank: three positions of its line once lost
+@given(number=st.integers(1, 100), at=st.integers(0, 10**6),
+       picks=st.lists(st.integers(0, 10**6), max_size=4))
+def test_auto_moves_never_turn_a_winnable_position_lost(variant: Variant, number: int, at: int,
+                                                        picks: list[int]) -> None:
+    """Every position of a winning line is winnable, and so is a detour from it that the
+    solver wins: the automatic moves played there must leave it winnable."""
+    line = solve(new_state(variant, number), AUTO_BUDGET)
+    assume(line.verdict == "solved")
+    game = Game(new_state(variant, number))
+    states = [game.state] + [game.push(m) for m in line.moves]
+    for state in states:
+        assert_auto_moves_keep_it_winnable(state)
+    detour = Game(states[at % len(states)])
+    for pick in picks:
+        if moves := detour.legal_moves():
+            detour.push(moves[pick % len(moves)])
+    if solve(detour.state, AUTO_BUDGET).verdict == "solved":
+        assert_auto_moves_keep_it_winnable(detour.state)

@@ -262,4 +262,35 @@ def test_a_database_of_the_first_schema_migrates_without_losing_a_row(tmp_path: 
         store.note_help("alice", 1, solved=True)  # the new columns work
         assert store.game_info("alice", 1)["assisted"] is True
     with sqlite3.connect(path) as c:
-        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+
+
+def test_a_schema_1_database_keeps_what_its_spanish_patience_meant(tmp_path: Path) -> None:
+    """Before schema 2, ``spanish-patience`` named PySolFC's Spanish Patience II: opening such
+    a database renames its games and statistics, so a saved game keeps its deal and rules."""
+    path = tmp_path / "old.sqlite3"
+    with Store(path) as store:
+        game = Game.new("spanish-patience-ii", 5)
+        game.push(game.legal_moves()[0])
+        game_id, _ = store.save("alice", game)
+        store.record_result("alice", "spanish-patience-ii", True, 100.0, 80)
+    with sqlite3.connect(path) as c:  # as schema 1 stored it
+        c.execute("UPDATE games SET game = 'spanish-patience'")
+        c.execute("UPDATE stats SET game = 'spanish-patience'")
+        c.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    with Store(path) as store:
+        back = store.load_game("alice", game_id)
+        assert back.variant.name == "spanish-patience-ii" and back.state == game.state
+        assert store.stats("alice", "spanish-patience-ii")["won"] == 1
+        assert store.stats("alice", "spanish-patience")["played"] == 0
+    with sqlite3.connect(path) as c:
+        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+
+
+def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(ValueError, match="newer"):
+        Store(path)

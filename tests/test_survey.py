@@ -223,9 +223,22 @@ def fake_row(game: str, deal: int, verdict: str, seconds: float, length: int | N
             "fair_verdict": fair, "fair_seconds": 0.001 if fair else None, "host": "h"}
 
 
+def test_rows_of_an_older_survey_name_spanish_patience_ii(tmp_path: Path) -> None:
+    """Surveys before format 1 stored PySolFC's Spanish Patience II as ``spanish-patience``:
+    they are read as that game, and a survey of today's Spanish Patience does them again."""
+    db = tmp_path / "old.sqlite3"
+    with connect(db) as c:
+        store_row(c, fake_row("spanish-patience", 1, "solved", 0.01, 90))
+        c.execute("PRAGMA user_version = 0")
+    assert [r["game"] for r in rows(db)] == ["spanish-patience-ii"]
+    with connect(db) as c:
+        assert todo_deals(c, "spanish-patience", "{}", [(1, 2)]) == [1, 2]
+        assert todo_deals(c, "spanish-patience-ii", "{}", [(1, 2)]) == [2]
+
+
 @pytest.fixture
 def small_db(tmp_path: Path) -> Path:
-    """Bakers Dozen 1-10 (7 won, 2 lost, 1 unknown), Spanish Patience with worrying back 1-4,
+    """Bakers Dozen 1-10 (7 won, 2 lost, 1 unknown), Spanish Patience II with worrying back 1-4,
     Calculation 1-4 (3 won thoughtfully, 1 by the fair player)."""
     db = tmp_path / "small.sqlite3"
     with connect(db) as c:
@@ -234,7 +247,7 @@ def small_db(tmp_path: Path) -> Path:
             store_row(c, fake_row("bakers-dozen", d, verdict, d / 100,
                                   80 + d if verdict == "solved" else None))
         for d in range(1, 5):
-            store_row(c, fake_row("spanish-patience", d, "solved", 0.01, 100,
+            store_row(c, fake_row("spanish-patience-ii", d, "solved", 0.01, 100,
                                   options='{"worry_back":true}'))
         for d in range(1, 5):
             store_row(c, fake_row("calculation", d, "solved" if d < 4 else "unsolvable", 0.1,
@@ -297,7 +310,7 @@ def test_report_all_is_a_table_of_every_survey(small_db: Path) -> None:
     lines = table.splitlines()
     assert len(lines) == 2 + 3
     assert lines[2].startswith("| bakers-dozen | - | 10 | 7 | 2 | 1 | 70.0% to 80.0% |")
-    assert lines[3].startswith("| spanish-patience | worrying back | 4 | 4 | 0 | 0 | 100.0% |")
+    assert lines[3].startswith("| spanish-patience-ii | worrying back | 4 | 4 | 0 | 0 | 100.0% |")
     assert "| 25.0% [" in lines[4]
 
 
@@ -311,8 +324,8 @@ def test_report_command_and_plots(small_db: Path, tmp_path: Path,
     assert main(["report", "--all", "--db", str(small_db)]) == 0
     out = capsys.readouterr().out
     assert "| calculation |" in out
-    assert main(["report", "spanish", "--worry-back", "--db", str(small_db)]) == 0
-    assert "Spanish Patience (worrying back)" in capsys.readouterr().out
+    assert main(["report", "spanish-patience-ii", "--worry-back", "--db", str(small_db)]) == 0
+    assert "Spanish Patience II (worrying back)" in capsys.readouterr().out
     assert main(["report", "bisley", "--db", str(small_db)]) == 2  # no survey of it
     assert main(["report", "--db", str(small_db)]) == 2  # neither a game nor --all
 

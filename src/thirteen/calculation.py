@@ -12,7 +12,8 @@ from typing import Any
 
 from .cards import Card, rank_name
 from .deal import Layout
-from .moves import IllegalMove, Move, Place
+from .moves import IllegalMove, Move, Moves, Place, Status
+from .text import render
 from .variants import Variant
 
 Pile = tuple[Card, ...]
@@ -73,15 +74,15 @@ class CalcState:
             return f"foundation {dst.index + 1} needs a {rank_name(need)}, not {card}"
         return None
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         """Every legal move, generated directly (the web server asks once per answer);
         `why_illegal` explains any other move, and tests/test_properties.py checks that the two
         agree on every candidate move."""
         needs = [self.needs(p) for p in range(len(self.foundations))]
         tops = [(_STOCK, self.stock[0])] if self.stock else []
         tops += [(Place("w", i), pile[-1]) for i, pile in enumerate(self.waste) if pile]
-        out = [Move(src, Place("f", f)) for src, card in tops
-               for f, need in enumerate(needs) if need == card.rank]
+        out = Moves(Move(src, Place("f", f)) for src, card in tops
+                    for f, need in enumerate(needs) if need == card.rank)
         if self.stock:
             out += [Move(_STOCK, Place("w", w)) for w in range(len(self.waste))]
         return out
@@ -113,11 +114,13 @@ class CalcState:
         turned card): front ends then ask for no verdict on the position."""
         return len(self.stock) > 1
 
-    def status(self) -> str:
+    def status(self) -> Status:
         """``won``, ``lost`` (the stock is out and nothing plays) or ``in play``."""
-        if self.won:
-            return "won"
-        return "in play" if self.legal_moves() else "lost"
+        return Status.WON if self.won else Status.IN_PLAY if self.legal_moves() else Status.LOST
+
+    def __str__(self) -> str:
+        """The board as the player sees it (a hidden card as ``##``)."""
+        return render(self.view())
 
     def cards(self) -> list[Card]:
         """Every card, hidden ones included (for checks that none is lost)."""

@@ -14,13 +14,15 @@ from typing import Any
 from .calculation import CalcState
 from .cards import Card
 from .deal import Layout, deal, format_board, parse_board
-from .moves import IllegalMove, Move, MoveError
+from .moves import IllegalMove, Move, MoveError, Moves, Status
 from .packer import PackerState
-from .variants import Variant, get_variant
+from .variants import RENAMED, Variant, get_variant
 
 State = PackerState | CalcState
 
-SAVE_VERSION = 1
+#: Format 2: game names mean today's games (format 1 named Spanish Patience II
+#: ``spanish-patience``; `variants.RENAMED`).
+SAVE_VERSION = 2
 
 
 def start_state(variant: Variant, layout: Layout) -> State:
@@ -74,10 +76,10 @@ class Game:
         """The positions of the game's line, from the deal to now."""
         return tuple(self._states)
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         return self.state.legal_moves()
 
-    def status(self) -> str:
+    def status(self) -> Status:
         return self.state.status()
 
     def push(self, move: Move | str) -> State:
@@ -154,7 +156,10 @@ class Game:
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a saved game; anything malformed raises `ValueError` saying what."""
         try:
-            variant = get_variant(str(data["game"]), **dict(data.get("options") or {}))
+            name = str(data["game"])
+            if data.get("version", SAVE_VERSION) != SAVE_VERSION:
+                name = RENAMED.get(name, name)
+            variant = get_variant(name, **dict(data.get("options") or {}))
             number, board = data.get("number"), data.get("board")
             if number is not None:
                 if not isinstance(number, int) or isinstance(number, bool):

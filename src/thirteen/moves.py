@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal, cast
 
 from .cards import SUITS
@@ -71,6 +72,10 @@ class Move:
         text = f"{self.source}-{self.target}"
         return text if self.count == 1 else f"{text}:{self.count}"
 
+    def __repr__(self) -> str:
+        """The notation, as an expression that gives the move back."""
+        return f"Move.parse({str(self)!r})"
+
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read a move; raises `MoveError` naming what is wrong with the text."""
@@ -89,3 +94,25 @@ class Move:
         if source.kind in ("fa", "fk") or target.kind == "s":
             raise MoveError(f"malformed move {text!r}: {source} cannot be a source, nor s a target")
         return cls(source, target, n)
+
+
+class Moves(list[Move]):
+    """The legal moves of a position: a list that also answers ``"c3-c7" in moves`` by the
+    notation, where a plain list would silently say False."""
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            try:
+                item = Move.parse(item)
+            except MoveError:
+                return False
+        return super().__contains__(item)
+
+
+class Status(StrEnum):
+    """A position's verdict by the rules. A ``str``, so it compares equal to, prints as and
+    serialises as its text."""
+
+    WON = "won"
+    LOST = "lost"  # no legal move remains
+    IN_PLAY = "in play"

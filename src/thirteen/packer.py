@@ -15,7 +15,8 @@ from typing import Any
 
 from .cards import KING, SUITS, Card, full_deck
 from .deal import Layout
-from .moves import IllegalMove, Move, Place, PlaceKind
+from .moves import IllegalMove, Move, Moves, Place, PlaceKind, Status
+from .text import render
 from .variants import Variant
 
 Column = tuple[Card, ...]
@@ -181,7 +182,7 @@ class PackerState:
             return f"only a king may fill an empty column; {card} is not a king"
         return f"an empty column is never filled in {self.variant.title}"
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         """Every legal move, generated directly (the web server asks once per answer, the
         solver's exact search once per position); `why_illegal` explains any other move, and
         tests/test_properties.py checks that the two agree on every candidate move."""
@@ -202,7 +203,7 @@ class PackerState:
                 found += spaces
             return sorted(found)
 
-        at, out = _column_places(len(columns)), []
+        at, out = _column_places(len(columns)), Moves()
         for i, col in enumerate(columns):
             if not col:
                 continue
@@ -254,31 +255,53 @@ class PackerState:
         front ends then ask for no verdict on the position, which would give it away."""
         return any(self.hidden)
 
-    def status(self) -> str:
+    def status(self) -> Status:
         """``won``, ``lost`` (no legal move remains) or ``in play``."""
-        if self.won:
-            return "won"
-        return "in play" if self.legal_moves() else "lost"
+        return Status.WON if self.won else Status.IN_PLAY if self.legal_moves() else Status.LOST
+
+    def __str__(self) -> str:
+        """The board as the player sees it (a hidden card as ``##``)."""
+        return render(self.view())
 
     def cards(self) -> list[Card]:
         """Every card in play, hidden ones included (for checks that none is lost)."""
         return [c for col in self.columns for c in col] + [c for p in self.foundations for c in p]
 
     def safe_moves(self) -> list[Move]:
-        """Moves to the foundations that can never spoil a win (see docs/solver.md): in
-        Bisley every one (rule S4: a card that could be packed on one going home can follow
-        it home); elsewhere those whose card no other card will ever need as a host."""
+        """Moves to the foundations that can never turn a winnable position into a lost one,
+        so front ends may play them automatically (docs/rules.md states the rule)."""
         out = []
         for i, col in enumerate(self.columns):
             if not col:
                 continue
-            card = col[-1]
             for kind in self._home_kinds():
-                if self.foundation_for(card, kind) is not None and (
-                        self.variant.kings_down or self._never_needed(card)):
+                if self.foundation_for(col[-1], kind) is not None and self._safe_home(i):
                     out.append(Move(Place("c", i), Place(kind)))
                     break
         return out
+
+    def _safe_home(self, column: int) -> bool:
+        """Whether the top card of ``column``, which may go home, may go there automatically
+        (rules S1-S4 of docs/solver.md, which assume home cards stay home)."""
+        v, col = self.variant, self.columns[column]
+        card = col[-1]
+        if v.kings_down:
+            safe = True  # S4: in Bisley every move home is safe
+        elif v.foundations == "rank":
+            # S3: a rank pile at r - 1 may be wanted by another card of rank r, unless every
+            # card of rank r - 1 is home (then each pile is at r - 1 or higher).
+            safe = min(len(pile) for pile in self.foundations) >= card.rank - 1
+        else:
+            safe = self._never_needed(card)
+        if safe and v.worry_back:
+            # The proofs break when home cards can come back; a move that worrying back undoes
+            # at once (the card straight back where it was) is safe all the same. A face-down
+            # card beneath counts as no host: the answer may not depend on it.
+            if len(col) == 1:
+                safe = space_takes(v, card)
+            else:
+                safe = len(col) - 2 >= self.hidden[column] and builds_on(v, card, col[-2])
+        return safe
 
     def _on_foundations(self, card: Card) -> bool:
         return any(card in pile for pile in self.foundations)

@@ -13,8 +13,8 @@ from .variants import Variant
 def describe(variant: Variant) -> str:
     """A few paragraphs for ``thirteen rules``, the help screen and the page."""
     body = _packer(variant) if variant.family == "packer" else _calculation(variant)
-    source = f" (PySolFC game {variant.pysol_id})" if variant.pysol_id else ""
-    return f"{variant.title}{source}\n\n" + "\n".join(f"- {line}" for line in body) + "\n"
+    return (f"{variant.title}\n\n" + "\n".join(f"- {line}" for line in body)
+            + f"\n\nSource: {variant.source}\n")
 
 
 def _packer(v: Variant) -> list[str]:
@@ -34,6 +34,8 @@ def _packer(v: Variant) -> list[str]:
     if v.kings_to_bottom:
         out.append("At the deal every king goes to the bottom of its column; two kings in one "
                    "column keep their order.")
+    else:
+        out.append("Kings stay where they are dealt.")
     if v.kings_down:
         out.append("Each suit has two foundations: one built up from its ace, one built down from "
                    "its king; the two may meet.")
@@ -53,7 +55,8 @@ def _packer(v: Variant) -> list[str]:
                 "any": "Any card" + (" or sequence" if v.move_sequences else "")
                 + " may fill an empty column.",
                 "kings": "Only a king may fill an empty column."}[v.space])
-    out.append("A foundation card may be moved back onto a column (worrying back)." if v.worry_back
+    out.append("The top card of a foundation may come back onto a column by the building rule, "
+               "or into a space that may take it (worrying back)." if v.worry_back
                else "A card on a foundation stays there.")
     out.append("You win when every card is on the foundations; you lose when no move remains.")
     return out
@@ -75,6 +78,7 @@ def _calculation(v: Variant) -> list[str]:
     out.append("Turn the stock one card at a time; the turned card goes to a foundation or onto "
                f"one of {v.waste_piles} waste piles before the next is turned.")
     out.append("The top card of a waste pile may go to a foundation, never to another waste pile.")
-    out.append("You win when every card is on the foundations; you lose when the stock is out and "
+    every = "every card but the markers" if v.markers else "every card"
+    out.append(f"You win when {every} is on the foundations; you lose when the stock is out and "
                "no play remains.")
     return out

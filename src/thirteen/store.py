@@ -30,13 +30,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .variants import RENAMED
+
 if TYPE_CHECKING:
     from .game import Game
 
-SCHEMA_VERSION = 2
+#: Schema 2: game names mean today's games (schema 1 named Spanish Patience II
+#: ``spanish-patience``; `variants.RENAMED`). Schema 3: help is recorded (`_ADDED`).
+SCHEMA_VERSION = 3
 
-#: Columns added after the first schema: added by `Store._migrate` to a database that lacks
-#: them (with their defaults, so no row changes meaning), and so to a new one too.
+#: The columns of schema 3, with defaults that keep every older row's meaning: whether the
+#: solver played in a game, the hints it took, and the games won with the solver's help.
 _ADDED = (
     ("games", "assisted", "INTEGER NOT NULL DEFAULT 0"),  # 1 once the solver played for them
     ("games", "hints", "INTEGER NOT NULL DEFAULT 0"),  # hints asked for in this game
@@ -91,6 +95,36 @@ CREATE TABLE IF NOT EXISTS stats (
 """
 
 
+def _to_schema_2(c: sqlite3.Connection) -> None:
+    """Rename the games whose names now mean another game, so nothing saved changes rules."""
+    for old, new in RENAMED.items():
+        c.execute("UPDATE games SET game = ? WHERE game = ?", (new, old))
+        c.execute("UPDATE stats SET game = ? WHERE game = ?", (new, old))
+
+
+def _to_schema_3(c: sqlite3.Connection) -> None:
+    """Add the columns that record help (`_ADDED`)."""
+    for table, column, kind in _ADDED:
+        have = {row[1] for row in c.execute(f"PRAGMA table_info({table})")}
+        if column not in have:
+            c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+#: The step that brings a database from schema ``k - 1`` to ``k``.
+_MIGRATIONS = {2: _to_schema_2, 3: _to_schema_3}
+
+
+def _migrate(c: sqlite3.Connection, path: Path) -> None:
+    """Bring an older database up to `SCHEMA_VERSION`, in the caller's transaction."""
+    (version,), = c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchall()
+    version = int(version)
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"{path} was written by a newer thirteen (schema {version})")
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        _MIGRATIONS[step](c)
+    c.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+
+
 def default_path() -> Path:
     """``thirteen.sqlite3`` in the user's data directory (created if missing)."""
     from platformdirs import user_data_dir
@@ -128,18 +162,11 @@ class Store:
         self._conn.execute("PRAGMA foreign_keys=ON")
         with self._lock:
             self._conn.executescript(_SCHEMA)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Bring a database of an older schema up to this one in one transaction: add the
-        missing columns, with defaults that keep every row's meaning."""
         with self._tx() as c:
-            for table, column, kind in _ADDED:
-                have = {row[1] for row in c.execute(f"PRAGMA table_info({table})")}
-                if column not in have:
-                    c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-            c.execute("INSERT INTO meta (key, value) VALUES ('schema', ?) ON CONFLICT(key)"
-                      " DO UPDATE SET value = excluded.value", (str(SCHEMA_VERSION),))
+            # A new database starts at schema 1, which `_SCHEMA` makes, and takes the same steps
+            # up as an old one.
+            c.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '1')")
+            _migrate(c, self.path)
 
     # ---- plumbing --------------------------------------------------------------------------
     @contextmanager

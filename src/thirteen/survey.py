@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from .calculation import CalcState
 from .game import new_state
-from .variants import Variant, get_variant
+from .variants import RENAMED, Variant, get_variant
 
 Engine = Literal["local", "dask"]
 Row = dict[str, Any]
@@ -192,13 +192,24 @@ def _ignore_sigint() -> None:
 
 
 # ---- the store -------------------------------------------------------------------------------
+#: Format 1 (SQLite's ``user_version``): game names mean today's games; format 0 named
+#: Spanish Patience II ``spanish-patience`` (`variants.RENAMED`).
+FORMAT = 1
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
-    """Open (creating if needed) a survey database."""
+    """Open (creating if needed) a survey database, older formats brought up to date."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=30.0)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: committed rows survive a crash
     db.executescript(SCHEMA)
+    (version,), = db.execute("PRAGMA user_version").fetchall()
+    if version < FORMAT:
+        with db:
+            for old, new in RENAMED.items():
+                db.execute("UPDATE survey SET game = ? WHERE game = ?", (new, old))
+            db.execute(f"PRAGMA user_version = {FORMAT}")
     db.commit()
     return db
 

@@ -31,7 +31,8 @@ class Variant:
     title: str
     description: str
     family: Family
-    pysol_id: int | None = None
+    source: str  # where the rules come from, and whose deal N is deal N here
+    pysol_id: int | None = None  # the PySolFC game whose deal N is deal N here
     decks: int = 1
     # --- the Baker's Dozen family (packers) ---
     layout: tuple[int, ...] = (4,) * 13  # cards dealt to each column
@@ -103,50 +104,75 @@ def _sequence(step: int, rank: int) -> tuple[int, ...]:
         rank = (rank + step - 1) % 13 + 1
 
 
-def _packer(name: str, title: str, description: str, **fields: object) -> Variant:
-    return Variant(name, title, description, "packer", **fields)  # type: ignore[arg-type]
+def _packer(name: str, title: str, description: str, source: str, **fields: object) -> Variant:
+    return Variant(name, title, description, "packer", source, **fields)  # type: ignore[arg-type]
 
 
-def _calculation(name: str, title: str, description: str, **fields: object) -> Variant:
-    return Variant(name, title, description, "calculation", waste_piles=4, **fields)  # type: ignore[arg-type]
+def _calculation(name: str, title: str, description: str, source: str,
+                 **fields: object) -> Variant:
+    return Variant(name, title, description, "calculation", source, waste_piles=4,
+                   **fields)  # type: ignore[arg-type]
 
 
 _ALL = (
     _packer(
         "bakers-dozen", "Baker's Dozen",
         "13 open columns of 4, kings to the bottom, build down any suit, spaces stay empty.",
+        "The seeds' rules (Dick, 1883; Morehead's Hoyle, 2001). "
+        "Deal N is PySolFC's Baker's Dozen (game 31) deal N.",
         pysol_id=31, kings_to_bottom=True,
     ),
     _packer(
         "spanish-patience", "Spanish Patience",
-        "Baker's Dozen with kings left where dealt and any card filling a space.",
+        "Baker's Dozen in which any card fills a space.",
+        "The seeds' rules: Baker's Dozen in which any card may fill a space (Castles in Spain "
+        "differs from it in that kings may not be repositioned, so here they go to the bottom). "
+        "Deal N is PySolFC's Spanish Patience (game 85) deal N, the same columns as Baker's "
+        "Dozen deal N; PySolFC's own rules for game 85 differ (spaces stay empty, foundations "
+        "in alternate colours).",
+        pysol_id=85, kings_to_bottom=True, space="any",
+    ),
+    _packer(
+        "spanish-patience-ii", "Spanish Patience II",
+        "Kings left where dealt and any card filling a space.",
+        "PySolFC's Spanish Patience II (game 664), rules and deal N; the game Blake & Gent "
+        "measured, with worrying back allowed (--worry-back).",
         pysol_id=664, space="any",
     ),
     _packer(
         "spanish-patience-rank", "Spanish Patience (foundations by rank)",
         "Spanish Patience with foundations built up regardless of suit.",
-        space="any", foundations="rank",
+        "The seeds' Spanish Patience with foundations built regardless of suit, as \"some "
+        "sources\" have it. Deal N is Spanish Patience deal N (PySolFC game 85).",
+        pysol_id=85, kings_to_bottom=True, space="any", foundations="rank",
     ),
     _packer(
         "castles-in-spain", "Castles in Spain",
-        "3 cards down and 1 up per column, build down by alternate colour, move sequences, "
-        "any card or sequence fills a space.",
+        "3 cards down and 1 up per column, kings left where dealt, build down by alternate "
+        "colour, move sequences, any card or sequence fills a space.",
+        "The seeds' rules (Bathe, 2004; Cornelius, 1998). "
+        "Deal N is PySolFC's Castles in Spain (game 83) deal N.",
         pysol_id=83, face_down=3, build="alternate", move_sequences=True, space="any",
     ),
     _packer(
         "good-measure", "Good Measure",
         "Two aces start on the foundations, 10 columns of 5, kings to the bottom.",
+        "The seeds' rules. Deal N is PySolFC's Good Measure (game 86) deal N, with every king "
+        "then at the bottom of its column as the seeds say.",
         pysol_id=86, layout=(5,) * 10, kings_to_bottom=True, aces_out=2,
     ),
     _packer(
         "portuguese-solitaire", "Portuguese Solitaire",
         "Baker's Dozen with kings left where dealt and only a king filling a space.",
+        "The seeds' rules. Deal N is PySolFC's Portuguese Solitaire (game 308) deal N.",
         pysol_id=308, space="kings",
     ),
     _packer(
         "bisley", "Bisley",
         "Aces start on the foundations; build up from the aces and down from the kings by suit; "
         "columns build up or down by suit.",
+        "PySolFC's Bisley 13 (game 343001), rules and deal N; the seeds name Bisley as the "
+        "family's relative.",
         pysol_id=343001, layout=(3,) * 4 + (4,) * 9, build="suit-up-or-down", aces_out=4,
         kings_down=True,
     ),
@@ -154,12 +180,17 @@ _ALL = (
         "calculation", "Calculation",
         "Four foundations from A, 2, 3, 4 built by ones, twos, threes and fours; "
         "a stock played to them or to four waste piles.",
+        "Calculation, the one-deck parent the seeds name. "
+        "Deal N is PySolFC's Calculation (game 256) deal N.",
         pysol_id=256, intervals=(1, 2, 3, 4), bases=(1, 2, 3, 4),
     ),
     _calculation(
         "imaginary-thirteen", "Imaginary Thirteen",
         "Two decks; markers A-8, foundations from the doubles of the markers built by the "
         "marker's interval modulo thirteen; four waste piles.",
+        "The seeds' rules (Solitaire Central). Deal N is PySolFC's two-deck shuffle N: the "
+        "markers are the first card of each rank A-8 in dealing order, the bases the first "
+        "remaining card of each base rank.",
         decks=2, markers=True, intervals=tuple(range(1, 9)),
         bases=tuple((2 * m - 1) % 13 + 1 for m in range(1, 9)),
     ),
@@ -167,6 +198,7 @@ _ALL = (
         "imaginary-thirteen-pysol", "Imaginary Thirteen (PySolFC)",
         "PySolFC's Imaginary Thirteen: foundations from A-8 built by their own rank, "
         "modulo thirteen; four waste piles.",
+        "PySolFC's Imaginary Thirteen (game 863), rules and deal N.",
         pysol_id=863, decks=2, intervals=tuple(range(1, 9)), bases=tuple(range(1, 9)),
     ),
 )
@@ -181,6 +213,10 @@ ALIASES: dict[str, str] = {
     "portuguese": "portuguese-solitaire",
     "imaginary": "imaginary-thirteen",
 }
+
+#: Names whose game changed: data stored under the old name (saved games of format 1, player
+#: databases of schema 1, survey rows of format 0) meant the game now named on the right.
+RENAMED: dict[str, str] = {"spanish-patience": "spanish-patience-ii"}
 
 
 def get_variant(name: str, **options: object) -> Variant:
