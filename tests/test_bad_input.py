@@ -108,8 +108,6 @@ CASES: dict[str, tuple[str, ...]] = {
     "a difficulty and a deal number": ("play", "bakers-dozen", "5", "--difficulty", "easy"),
     "a difficulty and a board": ("play", "bakers-dozen", "--board", "text.txt",
                                  "--difficulty", "hard"),
-    "a database for plain play": ("play", "bakers-dozen", "5", "--plain", "--db", "x.sqlite3"),
-    "a database for piped play": ("play", "bakers-dozen", "5", "--db", "x.sqlite3"),
     "full screen: a text file": ("play", "bakers-dozen", "5", "--db", "text.txt"),
     "full screen: a folder": ("play", "bakers-dozen", "5", "--db", "folder"),
     "full screen: a survey database": ("play", "bakers-dozen", "--db", "survey.sqlite3"),

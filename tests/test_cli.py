@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from thirteen.deal import parse_board
+from thirteen.store import Store
 from thirteen.variants import GAMES
 
 
@@ -66,6 +67,22 @@ def test_play_from_a_pipe_with_hint_and_solve_it_for_me() -> None:
     assert "No winning line remains from here." in lost.stdout
     assert "dead end: this position can no longer be won" in lost.stdout
     assert "played" not in lost.stdout
+
+
+def test_plain_play_with_a_database_keeps_the_same_lifecycle(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    r = run("play", "bakers-dozen", "9", "--plain", "--db", str(db), stdin="hint\nsolve\nq\n")
+    assert r.returncode == 0 and "You won!" in r.stdout
+    with Store(db) as store:
+        stats = store.stats("local", "bakers-dozen")
+        assert (stats["played"], stats["won"], stats["assisted"], stats["hints"]) == (1, 0, 1, 1)
+        assert stats["best_time"] is None and stats["current_streak"] == 0
+    again = run("play", "bakers-dozen", "10", "--plain", "--db", str(db), stdin="c1-f\nq\n")
+    resumed = run("play", "bakers-dozen", "10", "--plain", "--db", str(db), stdin="q\n")
+    assert again.returncode == resumed.returncode == 0
+    assert "refused" not in again.stdout and "Resumed deal 10 after 1 moves." in resumed.stdout
+    refused = run("play", "castles-in-spain", "--plain", "--difficulty", "easy", stdin="q\n")
+    assert refused.returncode == 2 and "not rated" in refused.stderr
 
 
 def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:

@@ -113,14 +113,15 @@ def test_huge_deal_numbers_survive(store: Store) -> None:
 
 def test_statistics_streaks_best_time_fewest_moves(store: Store) -> None:
     empty = store.stats("alice", "bakers-dozen")
-    assert empty == {"played": 0, "won": 0, "lost": 0, "win_rate": 0.0, "current_streak": 0,
-                     "best_streak": 0, "best_time": None, "fewest_moves": None}
+    assert empty == {"played": 0, "won": 0, "assisted": 0, "lost": 0, "hints": 0,
+                     "win_rate": 0.0, "current_streak": 0, "best_streak": 0, "best_time": None,
+                     "fewest_moves": None}
     for won, seconds, moves in [(True, 300, 120), (True, 200, 150), (False, 50, 10),
                                 (True, 400, 100)]:
         store.record_result("alice", "bakers-dozen", won, seconds, moves)
     s = store.stats("alice", "bakers-dozen")
-    assert s == {"played": 4, "won": 3, "lost": 1, "win_rate": 0.75, "current_streak": 1,
-                 "best_streak": 2, "best_time": 200, "fewest_moves": 100}
+    assert s == {"played": 4, "won": 3, "assisted": 0, "lost": 1, "hints": 0, "win_rate": 0.75,
+                 "current_streak": 1, "best_streak": 2, "best_time": 200, "fewest_moves": 100}
     assert store.stats("alice", "calculation")["played"] == 0
     assert store.stats("bob", "bakers-dozen")["played"] == 0
     assert set(store.all_stats("alice")) == {"bakers-dozen"}
@@ -180,6 +181,90 @@ def test_a_second_store_on_the_same_file_sees_committed_games(tmp_path: Path) ->
     assert web.has_player("alice") and not web.has_player("nobody")
 
 
+def test_a_game_the_solver_played_in_counts_as_assisted_not_won(store: Store) -> None:
+    clean, _ = store.save("alice", played(LINE))
+    assert store.finish_game("alice", clean, True, 100.0, 7)
+    helped, _ = store.save("alice", played(LINE[:2]))
+    store.note_help("alice", helped, hint=True)
+    store.note_help("alice", helped, hint=True)
+    store.note_help("alice", helped, solved=True)
+    store.note_help("alice", helped, hint=True)  # a hint later does not clear the flag
+    with pytest.raises(KeyError):
+        store.note_help("bob", helped, solved=True)
+    assert store.finish_game("alice", helped, True, 5.0, 3)  # faster and shorter, but helped
+    s = store.stats("alice", "bakers-dozen")
+    assert (s["played"], s["won"], s["assisted"], s["lost"], s["hints"]) == (2, 1, 1, 0, 3)
+    assert (s["current_streak"], s["best_streak"], s["best_time"], s["fewest_moves"]) == (
+        1, 1, 100.0, 7)
+    info = store.game_info("alice", helped)
+    assert info["assisted"] is True and info["hints"] == 3 and info["result"] == "won"
+    listed = {g["id"]: g for g in store.games("alice")}
+    assert listed[helped]["assisted"] and not listed[clean]["assisted"]
+
+
+# The schema as the first version of the store made it, to check that opening migrates it.
+FIRST_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (id TEXT PRIMARY KEY, created REAL NOT NULL);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, player TEXT NOT NULL REFERENCES players(id),
+    game TEXT NOT NULL, options TEXT NOT NULL, number TEXT, board TEXT, status TEXT NOT NULL,
+    started REAL NOT NULL, updated REAL NOT NULL, finished REAL,
+    elapsed REAL NOT NULL DEFAULT 0, redo TEXT NOT NULL DEFAULT '[]',
+    version INTEGER NOT NULL DEFAULT 0, result TEXT);
+CREATE INDEX games_by_player ON games (player, game, finished, updated);
+CREATE TABLE moves (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, ply INTEGER NOT NULL,
+    move TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+CREATE TABLE stats (
+    player TEXT NOT NULL REFERENCES players(id), game TEXT NOT NULL,
+    played INTEGER NOT NULL DEFAULT 0, won INTEGER NOT NULL DEFAULT 0,
+    lost INTEGER NOT NULL DEFAULT 0, current_streak INTEGER NOT NULL DEFAULT 0,
+    best_streak INTEGER NOT NULL DEFAULT 0, best_time REAL, fewest_moves INTEGER,
+    PRIMARY KEY (player, game)) WITHOUT ROWID;
+INSERT INTO meta VALUES ('schema', '1');
+INSERT INTO players VALUES ('alice', 1.0), ('bob', 2.0);
+INSERT INTO games (player, game, options, number, status, started, updated, finished, elapsed,
+                   version, result)
+VALUES ('alice', 'bakers-dozen', '{}', '9', 'in play', 1.0, 2.0, NULL, 12.5, 3, NULL),
+       ('bob', 'calculation', '{}', '1', 'won', 1.0, 3.0, 3.0, 99.0, 7, 'won');
+INSERT INTO moves VALUES (1, 0, 'c2-f', 1.5), (1, 1, 'c4-f', 1.6), (2, 0, 's-w1', 2.0);
+INSERT INTO stats VALUES ('alice', 'bakers-dozen', 5, 3, 2, 1, 2, 250.0, 90),
+                         ('bob', 'calculation', 1, 1, 0, 1, 1, 99.0, 104);
+"""
+
+
+def test_a_database_of_the_first_schema_migrates_without_losing_a_row(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as c:
+        c.executescript(FIRST_SCHEMA)
+
+    def rows() -> dict[str, list[tuple[object, ...]]]:
+        with sqlite3.connect(path) as c:
+            return {t: c.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                    for t in ("players", "games", "moves", "stats")}
+
+    before = rows()
+    for _ in range(2):  # opening twice migrates once
+        with Store(path) as store:
+            pass
+    after = rows()
+    assert {t: len(r) for t, r in after.items()} == {t: len(r) for t, r in before.items()}
+    # Every old row is still there, with the new columns at their defaults after it.
+    for table, old in before.items():
+        assert [row[:len(old[0])] for row in after[table]] == old, table
+    with Store(path) as store:
+        assert [str(m) for m in store.load_game("alice", 1).moves] == ["c2-f", "c4-f"]
+        assert store.game_info("alice", 1)["elapsed"] == 12.5
+        s = store.stats("alice", "bakers-dozen")
+        assert (s["played"], s["won"], s["assisted"], s["lost"], s["best_time"]) == (
+            5, 3, 0, 2, 250.0)
+        store.note_help("alice", 1, solved=True)  # the new columns work
+        assert store.game_info("alice", 1)["assisted"] is True
+    with sqlite3.connect(path) as c:
+        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+
+
 def test_a_schema_1_database_keeps_what_its_spanish_patience_meant(tmp_path: Path) -> None:
     """Before schema 2, ``spanish-patience`` named PySolFC's Spanish Patience II: opening such
     a database renames its games and statistics, so a saved game keeps its deal and rules."""
@@ -199,7 +284,7 @@ def test_a_schema_1_database_keeps_what_its_spanish_patience_meant(tmp_path: Pat
         assert store.stats("alice", "spanish-patience-ii")["won"] == 1
         assert store.stats("alice", "spanish-patience")["played"] == 0
     with sqlite3.connect(path) as c:
-        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
 
 
 def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:

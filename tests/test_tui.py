@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from thirteen import solver
@@ -302,22 +303,30 @@ async def test_no_winning_line(store: Store) -> None:
         assert "No winning line remains" in app.screen.text
 
 
+async def press_solve(app: ThirteenApp, pilot: Pilot[None]) -> None:
+    """Press ``p`` and wait until the solver's answer is played."""
+    await pilot.press("p")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 @pytest.mark.asyncio
 async def test_solve_it_for_me(store: Store) -> None:
     app = ThirteenApp("bakers-dozen", 9, store, show_clock=False, use_solver=True)
     async with app.run_test() as pilot:
-        await pilot.press("p")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await press_solve(app, pilot)
         assert app.game.status() == "won"
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "won"
         played = len(app.game.moves)
         assert played > 0 and f"played {played} moves" in app.message
+        assert "won with Solve's help" in app.screen.text
+    # Help is recorded as help: no win, no streak, no best time; one assisted game.
+    stats = store.stats("local", "bakers-dozen")
+    assert (stats["played"], stats["won"], stats["assisted"]) == (1, 0, 1)
+    assert (stats["current_streak"], stats["best_time"], stats["fewest_moves"]) == (0, None, None)
     lost = ThirteenApp("good-measure", 1, store, show_clock=False, use_solver=True)
     async with lost.run_test() as pilot:
-        await pilot.press("p")
-        await lost.workers.wait_for_complete()
-        await pilot.pause()
+        await press_solve(lost, pilot)
         assert not lost.game.moves
         assert isinstance(lost.screen, EndScreen) and lost.screen.kind == "hopeless"
 
@@ -341,9 +350,9 @@ async def test_statistics_screen(store: Store) -> None:
         assert isinstance(screen, StatsScreen)
         # The current game first (no result yet), then every game with a result.
         assert screen.rows == [
-            ["Castles in Spain", "0", "0", "0", "0%", "0", "0", "–", "–"],
-            ["Baker's Dozen", "3", "2", "1", "67%", "0", "2", "3:20", "120"],
-            ["Calculation", "1", "1", "0", "100%", "1", "1", "1:35", "60"],
+            ["Castles in Spain", "0", "0", "0", "0", "0%", "0", "0", "–", "–", "0"],
+            ["Baker's Dozen", "3", "2", "0", "1", "67%", "0", "2", "3:20", "120", "0"],
+            ["Calculation", "1", "1", "0", "0", "100%", "1", "1", "1:35", "60", "0"],
         ]
         text = shown_text(screen)
         assert "fewest" in text and "Baker's Dozen" in text and "3:20" in text
@@ -351,3 +360,12 @@ async def test_statistics_screen(store: Store) -> None:
         assert isinstance(app.screen, BoardScreen)
         await pilot.press("f1")
         assert "t statistics" in app.screen.text.plain
+
+
+@pytest.mark.asyncio
+async def test_solve_where_cards_are_hidden_is_the_fair_player(store: Store) -> None:
+    app = ThirteenApp("castles-in-spain", 6, store, show_clock=False, use_solver=True)
+    async with app.run_test() as pilot:
+        await press_solve(app, pilot)
+        assert app.game.moves and "fair player" in app.message
+        assert store.game_info("local", app.session.id or 0)["assisted"] is True

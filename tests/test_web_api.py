@@ -223,10 +223,17 @@ def test_auto_finish_win_and_statistics(bob: httpx.Client) -> None:
     bob.post(f"/api/games/{gid}/undo")
     bob.post(f"/api/games/{gid}/redo")
     assert bob.get("/api/stats/bakers-dozen").json()["played"] == 1
-    # A new deal of the same game abandons an unfinished game with moves: a loss.
+    # A new deal leaves an unfinished game with moves: unconfirmed, it stays unfinished and
+    # resumable; once the player confirms (leave), it is a loss.
     h = new(bob, game="bakers-dozen", number=10)
-    bob.post(f"/api/games/{h['id']}/moves", json={"move": h["legal"][0]["move"]})
+    assert h["leaving"] == "free"
+    played = bob.post(f"/api/games/{h['id']}/moves", json={"move": h["legal"][0]["move"]})
+    assert played.json()["leaving"] == "ask"
     new(bob, game="bakers-dozen", number=11)
+    s = bob.get("/api/stats/bakers-dozen").json()
+    assert (s["played"], s["won"], s["lost"], s["current_streak"]) == (1, 1, 0, 1)
+    assert new(bob, game="bakers-dozen", number=10, resume=True)["id"] == h["id"]
+    new(bob, game="bakers-dozen", number=12, leave=True)
     s = bob.get("/api/stats/bakers-dozen").json()
     assert (s["played"], s["won"], s["lost"], s["current_streak"]) == (2, 1, 1, 0)
 

@@ -15,16 +15,8 @@ from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
 from .rules import describe
-from .solver import (
-    WANTED,
-    Budget,
-    difficulty,
-    find_deal,
-    found_message,
-    hint,
-    solve,
-    solve_for_me,
-)
+from .session import Session, auto_finish, choose_deal, open_session
+from .solver import WANTED, Budget, difficulty, hint, solve, solve_for_me
 from .solver.build import GAIN
 from .text import render
 from .variants import GAMES, Variant, get_variant
@@ -195,61 +187,66 @@ its letter or its word:
   u undo   r redo   m moves (the legal ones)   a auto (safe moves home)   n restart
   h help   q quit
   hint     the next move of a winning line (or word that none remains)
-  solve    play a winning line from here to the end (undo takes it back move by move)"""
+  solve    play a winning line from here to the end (undo takes it back move by move);
+           where cards are hidden, the fair player plays, seeing only what you see"""
 # Plain play's command words, each read as its letter.
 COMMAND_LETTERS = {"undo": "u", "redo": "r", "moves": "m", "auto": "a", "restart": "n",
                    "help": "h", "?": "h", "quit": "q"}
 PLAY_SOLVER_SECONDS = 10.0  # the solver's budget for `hint` and `solve` in a piped game
 
 
-def _hint(game: Game) -> None:
-    print(hint(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS)).message)
+def _hint(session: Session) -> None:
+    state, seen = session.position()
+    answer = hint(state, Budget(max_seconds=PLAY_SOLVER_SECONDS), seen)
+    if answer.move is not None:
+        session.take_hint()
+    print(answer.message)
 
 
-def _solve_for_me(game: Game) -> bool:
-    """Play the solver's winning line (True if it did); where cards are hidden it reads them
-    (thoughtfully)."""
-    if game.status() != "in play":
+def _solve_for_me(session: Session) -> bool:
+    """Solve it for me (True if moves were played): the solver's winning line, or where cards
+    are hidden the fair player's moves; the game counts as assisted."""
+    if session.status() != "in play":
         print("the game is over: nothing to solve")
         return False
-    hidden = game.state.hides_cards
-    result, why = solve_for_me(game.state, Budget(max_seconds=PLAY_SOLVER_SECONDS))
-    if why:
-        print(why)
+    state, seen = session.position()
+    answer = solve_for_me(state, Budget(max_seconds=PLAY_SOLVER_SECONDS), seen)
+    played = session.take_solve(state, answer)
+    if not played:
+        print(answer.message)
         return False
-    game.push_line(result.moves)
-    seen = " (the solver read the hidden cards)" if hidden else ""
-    print(f"played {len(result.moves)} moves: {' '.join(map(str, result.moves))}{seen}")
+    print(f"played {len(played)} moves: {' '.join(map(str, played))}")
+    if answer.verdict == "fair":
+        print(f"Solve {answer.message}.")
     return True
 
 
-def _pick_deal(args: argparse.Namespace) -> None:
-    """With ``--difficulty`` and no deal given, draw deals until the solver rates one so."""
-    if args.difficulty is None:
-        return
-    if args.number is not None or args.board:
-        raise UsageError("--difficulty picks a deal: leave out the deal number and --board")
-    args.number, rated = find_deal(_variant(args), args.difficulty, random_number)
-    if rated is None:
-        print(found_message(args.difficulty, rated), file=sys.stderr)
-
-
 def cmd_play(args: argparse.Namespace) -> int:
-    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
-    if args.db and not full_screen:
-        raise UsageError("--db is for the full-screen game: plain play saves nothing "
-                         "(leave --db out)")
-    _pick_deal(args)
-    if full_screen:
+    """Play: full screen in a terminal, else plain text; either way the game's lifecycle is
+    `thirteen.session`'s (kept in ``--db`` when given, in memory otherwise in plain play)."""
+    from .store import Store
+
+    variant = _variant(args)
+    if args.difficulty is not None:
+        if args.number is not None or args.board:
+            raise UsageError("--difficulty picks a deal: leave out the deal number and --board")
+        args.number, message = choose_deal(variant, None, args.difficulty)
+        print(message)
+    given = _start(args) if args.board or variant.options() else None
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
         from .tui import run_app
 
-        variant = _variant(args)
-        given = _start(args) if args.board or variant.options() else None
         return run_app(variant.name, args.number, args.db, game=given)
-    game = _start(args)
-    print(f"{_title(game)}. h for help.")
+    store = Store(args.db) if args.db else None
+    session, opened = open_session(store, "local", variant, args.number, given)
+    game = session.game
+    print(f"{_title(game)}. h for help." + (f" {opened}" if opened else ""))
+
+    def auto() -> None:
+        auto_finish(game)
+
     commands: dict[str, Callable[[], object]] = {
-        "u": game.undo, "r": game.redo, "n": game.restart, "a": game.auto_moves,
+        "u": game.undo, "r": game.redo, "n": game.restart, "a": auto,
     }
     show = True
     while True:
@@ -272,22 +269,24 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(HELP)
             show = False
         elif word == "hint":
-            _hint(game)
+            _hint(session)
             show = False
         elif word == "solve":
-            show = _solve_for_me(game)
+            show = _solve_for_me(session)
         elif word == "m":
             print(" ".join(map(str, game.legal_moves())) or "(none)")
             show = False
         elif word in commands:
             try:
                 commands[word]()
+                session.commit()
             except MoveError as e:
                 print(e)
                 show = False
         elif word:
             try:
                 game.push(word)
+                session.commit()
             except MoveError as e:
                 print(f"refused: {e}")
                 show = False

@@ -71,6 +71,11 @@ class Game:
     def state(self) -> State:
         return self._states[-1]
 
+    @property
+    def positions(self) -> tuple[State, ...]:
+        """The positions of the game's line, from the deal to now."""
+        return tuple(self._states)
+
     def legal_moves(self) -> Moves:
         return self.state.legal_moves()
 

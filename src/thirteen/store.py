@@ -11,6 +11,11 @@ SQLite serialises writers anyway.
 
 A *player* is any string the front end chooses: the web server uses unguessable tokens
 (`Store.new_player`), the terminal app a local name. A player can only load their own games.
+
+Help is recorded as help: a game in which the player asked the solver to play for them is
+*assisted*; won, it counts in ``assisted``, never in ``won``, the streaks, the best time or
+the fewest moves. Hints are counted per game. A database made before these columns existed
+gets them on opening (`_migrate`), its rows kept.
 """
 
 from __future__ import annotations
@@ -32,8 +37,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 #: Schema 2: game names mean today's games (schema 1 named Spanish Patience II
-#: ``spanish-patience``; `variants.RENAMED`).
-SCHEMA_VERSION = 2
+#: ``spanish-patience``; `variants.RENAMED`). Schema 3: help is recorded (`_ADDED`).
+SCHEMA_VERSION = 3
+
+#: The columns of schema 3, with defaults that keep every older row's meaning: whether the
+#: solver played in a game, the hints it took, and the games won with the solver's help.
+_ADDED = (
+    ("games", "assisted", "INTEGER NOT NULL DEFAULT 0"),  # 1 once the solver played for them
+    ("games", "hints", "INTEGER NOT NULL DEFAULT 0"),  # hints asked for in this game
+    ("stats", "assisted", "INTEGER NOT NULL DEFAULT 0"),  # games won with the solver's help
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -90,8 +103,16 @@ def _to_schema_2(c: sqlite3.Connection) -> None:
         c.execute("UPDATE stats SET game = ? WHERE game = ?", (new, old))
 
 
+def _to_schema_3(c: sqlite3.Connection) -> None:
+    """Add the columns that record help (`_ADDED`)."""
+    for table, column, kind in _ADDED:
+        have = {row[1] for row in c.execute(f"PRAGMA table_info({table})")}
+        if column not in have:
+            c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 #: The step that brings a database from schema ``k - 1`` to ``k``.
-_MIGRATIONS = {2: _to_schema_2}
+_MIGRATIONS = {2: _to_schema_2, 3: _to_schema_3}
 
 
 def _migrate(c: sqlite3.Connection, path: Path) -> None:
@@ -141,10 +162,9 @@ class Store:
         with self._lock:
             self._conn.executescript(_SCHEMA)
         with self._tx() as c:
-            c.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
-                (str(SCHEMA_VERSION),),
-            )
+            # A new database starts at schema 1, which `_SCHEMA` makes, and takes the same steps
+            # up as an old one.
+            c.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '1')")
             _migrate(c, self.path)
 
     # ---- plumbing --------------------------------------------------------------------------
@@ -314,27 +334,30 @@ class Store:
     def game_info(self, player: str, game_id: int) -> dict[str, Any]:
         """The game's row without its moves; `KeyError` if not ``player``'s."""
         keys = ("id", "game", "options", "number", "status", "started", "updated", "finished",
-                "elapsed", "version", "result")
+                "elapsed", "version", "result", "assisted", "hints")
         with self._lock:
             row = self._owned(self._conn, ", ".join(keys), player, game_id)
         info = dict(zip(keys, row, strict=True))
         info["options"] = json.loads(info["options"])
         info["number"] = _number(info["number"])
+        info["assisted"] = bool(info["assisted"])
         return info
 
     def games(self, player: str, limit: int = 50) -> list[dict[str, Any]]:
         """``player``'s games, most recently saved first."""
         rows = self._read(
             "SELECT g.id, g.game, g.number, g.status, g.started, g.updated, g.finished,"
-            " g.elapsed, g.result, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
+            " g.elapsed, g.result, g.assisted, g.hints,"
+            " (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
             " FROM games g WHERE g.player = ? ORDER BY g.updated DESC, g.id DESC LIMIT ?",
             (player, limit),
         )
         keys = ("id", "game", "number", "status", "started", "updated", "finished", "elapsed",
-                "result", "moves")
+                "result", "assisted", "hints", "moves")
         out = [dict(zip(keys, r, strict=True)) for r in rows]
         for g in out:
             g["number"] = _number(g["number"])
+            g["assisted"] = bool(g["assisted"])
         return out
 
     def abandon(self, player: str, game_name: str, keep: int | None = None) -> list[int]:
@@ -354,13 +377,28 @@ class Store:
                 self._record(c, player, game_name, False, 0.0, 0)
         return [int(r[0]) for r in rows]
 
+    def note_help(self, player: str, game_id: int, *, solved: bool = False,
+                  hint: bool = False) -> None:
+        """Record help given in a game: the solver played for the player (``solved``: the game
+        is assisted from now on, even if the moves are taken back), or one more hint.
+        `KeyError` if the game is not ``player``'s."""
+        with self._tx() as c:
+            self._owned(c, "id", player, game_id)
+            c.execute("UPDATE games SET assisted = MAX(assisted, ?), hints = hints + ?"
+                      " WHERE id = ?", (int(solved), int(hint), game_id))
+
     # ---- statistics ------------------------------------------------------------------------
     @staticmethod
     def _record(c: sqlite3.Connection, player: str, game_name: str, won: bool,
-                seconds: float, moves: int) -> None:
+                seconds: float, moves: int, assisted: bool = False) -> None:
+        """Count one result; a win with the solver's help only as ``assisted`` (and played):
+        it is no win, and it neither makes nor breaks a streak."""
         Store._ensure_player(c, player)
         c.execute("INSERT OR IGNORE INTO stats (player, game) VALUES (?, ?)", (player, game_name))
-        if won:
+        if won and assisted:
+            c.execute("UPDATE stats SET played = played + 1, assisted = assisted + 1"
+                      " WHERE player = ? AND game = ?", (player, game_name))
+        elif won:
             c.execute(
                 "UPDATE stats SET played = played + 1, won = won + 1,"
                 " current_streak = current_streak + 1,"
@@ -378,17 +416,18 @@ class Store:
             )
 
     def record_result(self, player: str, game_name: str, won: bool, seconds: float,
-                      moves: int) -> None:
+                      moves: int, assisted: bool = False) -> None:
         """Count one finished game in ``player``'s statistics for ``game_name``."""
         with self._tx() as c:
-            self._record(c, player, game_name, won, seconds, moves)
+            self._record(c, player, game_name, won, seconds, moves, assisted)
 
     def finish_game(self, player: str, game_id: int, won: bool, seconds: float,
                     moves: int) -> bool:
         """Count a saved game's result once (later calls do nothing and return False) and mark
-        it finished. `KeyError` if it is not ``player``'s."""
+        it finished; a game the solver played in counts as assisted. `KeyError` if it is not
+        ``player``'s."""
         with self._tx() as c:
-            name, result = self._owned(c, "game, result", player, game_id)
+            name, result, assisted = self._owned(c, "game, result, assisted", player, game_id)
             if result is not None:
                 return False
             now = time.time()
@@ -396,22 +435,25 @@ class Store:
                 "UPDATE games SET result = ?, finished = COALESCE(finished, ?) WHERE id = ?",
                 ("won" if won else "lost", now, game_id),
             )
-            self._record(c, player, name, won, seconds, moves)
+            self._record(c, player, name, won, seconds, moves, bool(assisted))
         return True
 
     def stats(self, player: str, game_name: str) -> dict[str, Any]:
-        """played, won, lost, win_rate (0..1), current_streak, best_streak, best_time (seconds
-        or None), fewest_moves (or None)."""
+        """played, won (clean wins), assisted (won with the solver's help), lost, win_rate
+        (clean wins over played, 0..1), current_streak, best_streak, best_time (seconds or
+        None), fewest_moves (or None), hints (asked for in all games of ``game_name``)."""
         rows = self._read(
-            "SELECT played, won, lost, current_streak, best_streak, best_time, fewest_moves"
-            " FROM stats WHERE player = ? AND game = ?",
+            "SELECT played, won, assisted, lost, current_streak, best_streak, best_time,"
+            " fewest_moves FROM stats WHERE player = ? AND game = ?",
             (player, game_name),
         )
-        played, won, lost, current, best, best_time, fewest = (
-            rows[0] if rows else (0, 0, 0, 0, 0, None, None)
+        played, won, assisted, lost, current, best, best_time, fewest = (
+            rows[0] if rows else (0, 0, 0, 0, 0, 0, None, None)
         )
+        hints = self._read("SELECT COALESCE(SUM(hints), 0) FROM games WHERE player = ?"
+                           " AND game = ?", (player, game_name))[0][0]
         return {
-            "played": played, "won": won, "lost": lost,
+            "played": played, "won": won, "assisted": assisted, "lost": lost, "hints": hints,
             "win_rate": won / played if played else 0.0,
             "current_streak": current, "best_streak": best,
             "best_time": best_time, "fewest_moves": fewest,

@@ -3,7 +3,8 @@
 The app draws only what `State.view` shows (hidden cards arrive as None and are drawn as card
 backs), asks the engine for every legality question, and saves the game to the shared SQLite
 `Store` after every move, so a killed app resumes where it stopped and the statistics are the
-same ones the web server shows.
+same ones the web server shows. Starting, resuming, timing, leaving and help (a game Solve
+played in is assisted) are `thirteen.session`'s, as in every front end.
 
 Keys (also in the footer and on the help screen, F1):
 
@@ -20,9 +21,7 @@ Keys (also in the footer and on the help screen, F1):
 
 from __future__ import annotations
 
-import random
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,14 @@ from .game import Game, State
 from .moves import Move, MoveError, Place, PlaceKind
 from .packer import PackerState
 from .rules import describe
+from .session import (
+    CONFIRM_LEAVE,
+    Changed,
+    auto_finish,
+    choose_deal,
+    new_session,
+    open_session,
+)
 from .store import Store
 from .variants import GAMES, get_variant
 
@@ -387,17 +394,19 @@ class EndScreen(Dialog[str | None]):
         yield Footer(compact=True, show_command_palette=False)
 
 
-STATS_HEADINGS = ("game", "played", "won", "lost", "win\nrate", "streak", "best\nstreak",
-                  "best\ntime", "fewest\nmoves")
+STATS_HEADINGS = ("game", "played", "won", "won\nwith\nSolve", "lost", "win\nrate", "streak",
+                  "best\nstreak", "best\ntime", "fewest\nmoves", "hints")
 
 
 def stats_cells(title: str, st: dict[str, Any]) -> list[str]:
-    """One game's row of the statistics table (a dash where no game is won yet)."""
+    """One game's row of the statistics table (a dash where no game is won yet): clean wins
+    and wins with Solve's help apart."""
     best_time, fewest = st["best_time"], st["fewest_moves"]
-    return [title, str(st["played"]), str(st["won"]), str(st["lost"]), f"{st['win_rate']:.0%}",
+    return [title, str(st["played"]), str(st["won"]), str(st["assisted"]), str(st["lost"]),
+            f"{st['win_rate']:.0%}",
             str(st["current_streak"]), str(st["best_streak"]),
             "–" if best_time is None else clock(best_time),
-            "–" if fewest is None else str(fewest)]
+            "–" if fewest is None else str(fewest), str(st["hints"])]
 
 
 class StatsScreen(Dialog[None]):
@@ -591,85 +600,42 @@ class ThirteenApp(App[None]):
         self.store = store if isinstance(store, Store) else Store(store)
         self.show_clock = show_clock
         self.use_solver = use_solver
-        self.game_id: int | None = None
         self.selection: Selection | None = None
         self.cursor = PileRef("col", 0) if self.variant.family == "packer" else PileRef("stock")
         self.hint_move: Move | None = None
         self.message = ""
         self.message_kind = ""
-        self._elapsed = 0.0
-        self._since: float | None = time.monotonic()
         self._ended: EndKind | None = None
         self._stats: dict[str, Any] | None = None
         self._checking = self._check_again = False
-        self.game = game if game is not None else self._open(number)
+        self.session, opened = open_session(self.store, PLAYER, self.variant, number, game)
+        if opened:
+            self.say(opened)
 
     # ---- games -------------------------------------------------------------------------------
-    def _open(self, number: int | None) -> Game:
-        """Resume the unfinished game of this deal (or the latest one), else deal afresh."""
-        v = self.variant
-        found: int | None = None
-        if number is None:
-            latest = self.store.latest_game(PLAYER, v.name)
-            found = latest[0] if latest else None
-        else:
-            found = self.store.find_deal(PLAYER, v.name, number, v.options())
-        if found is not None:
-            try:
-                game = self.store.load_game(PLAYER, found)
-            except (KeyError, ValueError):
-                game = None
-            if game is not None and game.status() != "won":
-                self.game_id = found
-                info = self.store.game_info(PLAYER, found)
-                self._elapsed = float(info.get("elapsed") or 0.0)
-                if game.moves:
-                    self.say(f"Resumed deal {game.number} after {len(game.moves)} moves.")
-                return game
-        return self._deal(number)
-
-    def _deal(self, number: int | None) -> Game:
-        if number is None:
-            number = random.randint(1, 999_999)
-        game = Game.new(self.variant, number)
-        self.game_id = None
-        self._elapsed = 0.0
-        self._since = time.monotonic()
-        return game
+    @property
+    def game(self) -> Game:
+        return self.session.game
 
     def stats(self) -> dict[str, Any]:
         """This game's statistics in the store (read again after each result)."""
         if self._stats is None:
-            self._stats = self.store.stats(PLAYER, self.variant.name)
+            self._stats = self.session.stats()
         return self._stats
 
     def elapsed(self) -> float:
-        if self._since is None:
-            return self._elapsed
-        return self._elapsed + time.monotonic() - self._since
-
-    def _pause_clock(self) -> None:
-        self._elapsed, self._since = self.elapsed(), None
-
-    def save(self) -> None:
-        self.game_id, _ = self.store.save(PLAYER, self.game, self.game_id,
-                                          elapsed=self.elapsed())
+        return self.session.clock()
 
     def start(self, number: int | None) -> None:
-        """Leave the current game (a loss if it was played and not won) and deal ``number``."""
-        self._abandon()
-        self.game = self._deal(number)
+        """Leave the current game (a loss if it was played and not won: the player confirmed,
+        or it was over) and deal ``number``."""
+        self.session.leave()
+        self._stats = None
+        self.session = new_session(self.store, PLAYER, self.variant, number)
         self._ended = None
         self.selection, self.hint_move = None, None
         self.say(f"Deal {self.game.number}. " + self.prompt())
         self.redraw()
-
-    def _abandon(self) -> None:
-        g = self.game
-        if g.moves and g.status() != "won" and self.game_id is not None:
-            self.save()
-            self.store.finish_game(PLAYER, self.game_id, False, self.elapsed(), len(g.moves))
-            self._stats = None
 
     # ---- the view ----------------------------------------------------------------------------
     def say(self, text: str, kind: str = "") -> None:
@@ -772,8 +738,8 @@ class ThirteenApp(App[None]):
 
     async def action_quit(self) -> None:
         """Quit; the game in progress is saved (it was after every move; this keeps the time)."""
-        if self.game_id is not None and self.game.status() == "in play":
-            self.save()
+        if self.game.status() == "in play":
+            self.session.commit()
         self.exit()
 
     def on_mount(self) -> None:
@@ -783,7 +749,7 @@ class ThirteenApp(App[None]):
 
     def _tick(self) -> None:
         board = self._board()
-        if board is not None and self._since is not None:
+        if board is not None and self.game.status() == "in play":
             board.query_one("#status", Static).update(self.status_line())
 
     # ---- places ------------------------------------------------------------------------------
@@ -992,13 +958,9 @@ class ThirteenApp(App[None]):
     def after_change(self) -> None:
         self.hint_move = None
         status = self.game.status()
-        if status == "won" and self._ended != "won":
-            self._pause_clock()
-        self.save()
+        self.session.commit()  # a win is counted there, once
         if status == "won" and self._ended != "won":
             self._ended = "won"
-            assert self.game_id is not None
-            self.store.finish_game(PLAYER, self.game_id, True, self.elapsed(), len(self.game.moves))
             self._stats = None
             self.redraw()
             self.show_end("won")
@@ -1009,15 +971,17 @@ class ThirteenApp(App[None]):
             self.show_end("lost")
             return
         self._ended = None
-        if self._since is None:
-            self._since = time.monotonic()
         self.redraw()
         self._check_line()
 
     def show_end(self, kind: EndKind, detail: str = "") -> None:
         g, v = self.game, self.variant
         st = self.stats()
-        if kind == "won":
+        if kind == "won" and self.session.assisted:
+            head = f"{v.title} deal {g.number} won with Solve's help."
+            body = (f"{len(g.moves)} moves in {clock(self.elapsed())}: counted apart from your "
+                    "own wins.")
+        elif kind == "won":
             head = f"You won {v.title} deal {g.number}!"
             body = f"{len(g.moves)} moves in {clock(self.elapsed())}."
         elif kind == "lost":
@@ -1027,6 +991,7 @@ class ThirteenApp(App[None]):
             head = "No winning line remains."
             body = detail or "The solver proved that no sequence of moves wins from here."
         stats = (f"{v.title}: played {st['played']}, won {st['won']} ({st['win_rate']:.0%}), "
+                 f"won with Solve {st['assisted']}, "
                  f"streak {st['current_streak']}, best streak {st['best_streak']}")
         if st["best_time"] is not None:
             stats += f", best time {clock(st['best_time'])}"
@@ -1107,7 +1072,7 @@ class ThirteenApp(App[None]):
         self.selection = None
         if self._ended == "won":
             return
-        played = self.game.auto_moves()
+        played = auto_finish(self.game)
         if not played:
             self.say("No safe move to the foundations now.")
             self.redraw()
@@ -1136,25 +1101,28 @@ class ThirteenApp(App[None]):
 
         def work() -> None:
             try:
-                number, rated = solver.find_deal(self.variant, wanted,
-                                                 lambda: random.randint(1, 999_999))
+                number, message = choose_deal(self.variant, None, wanted)
+            except ValueError as e:  # this game's deals are not rated
+                self.call_from_thread(self.say, f"{e}.", "error")
+                self.call_from_thread(self.redraw)
+                return
             except Exception as e:  # a failing solver must not end the session: a message
                 self.call_from_thread(self.say, f"The solver failed ({e}).", "error")
                 self.call_from_thread(self.redraw)
                 return
-            self.call_from_thread(self._found_deal, number, wanted, rated)
+            self.call_from_thread(self._found_deal, number, message)
 
         self.run_worker(work, thread=True, exclusive=True, group="find")
 
-    def _found_deal(self, number: int, wanted: solver.Wanted,
-                    rated: solver.Difficulty | None) -> None:
+    def _found_deal(self, number: int, message: str) -> None:
         self.start(number)
-        self.say(f"Deal {number}. {solver.found_message(wanted, rated)}")
+        self.say(f"Deal {number}. {message}")
         self.redraw()
 
     def _confirm_then(self, then: Callable[[], None]) -> None:
-        g = self.game
-        if not g.moves or g.status() != "in play":
+        """Run ``then`` (which leaves this game) once the player confirmed, where the session
+        says leaving needs it."""
+        if not self.session.must_confirm():
             then()
             return
 
@@ -1162,8 +1130,7 @@ class ThirteenApp(App[None]):
             if yes:
                 then()
 
-        self.push_screen(ConfirmScreen("Leave this game? It counts as lost in your statistics."),
-                         answer)
+        self.push_screen(ConfirmScreen(CONFIRM_LEAVE), answer)
 
     def action_stats(self) -> None:
         """Every game with a result, and this one, from the store's own figures."""
@@ -1196,24 +1163,24 @@ class ThirteenApp(App[None]):
         if not self.use_solver:
             self._show_hint(self._fallback_hint(), "")
             return
-        self._ask_solver("Thinking...",
-                         lambda state: solver.hint(state, solver.Budget(max_seconds=HINT_SECONDS)),
+        budget = solver.Budget(max_seconds=HINT_SECONDS)
+        self._ask_solver("Thinking...", lambda state, seen: solver.hint(state, budget, seen),
                          self._solver_hint, self._solver_failed)
 
-    def _ask_solver(self, busy: str, ask: Callable[[State], Answer],
+    def _ask_solver(self, busy: str, ask: Callable[[State, tuple[State, ...]], Answer],
                     answer: Callable[[Answer, int], None], failed: Callable[[str], None]) -> None:
-        """Say ``busy`` and run ``ask`` on the position in a worker thread (one at a time);
-        then ``answer`` gets its result and the move count it was asked at (the position may
-        have changed meanwhile). A failing solver goes to ``failed``: it must not end the
-        game."""
+        """Say ``busy`` and run ``ask`` on the session's position (and the positions the game
+        has been in) in a worker thread (one at a time); then ``answer`` gets its result and
+        the move count it was asked at (the position may have changed meanwhile). A failing
+        solver goes to ``failed``: it must not end the game."""
         self.say(busy)
         self.redraw()
-        state = self.game.state
+        state, seen = self.session.position()
         moves_then = len(self.game.moves)
 
         def work() -> None:
             try:
-                result = ask(state)
+                result = ask(state, seen)
             except Exception as e:
                 self.call_from_thread(failed, str(e))
                 return
@@ -1223,7 +1190,8 @@ class ThirteenApp(App[None]):
 
     def action_solve(self) -> None:
         """Solve it for me: the solver's winning line, played to the end (undo takes it back
-        move by move). Where cards are hidden the solver reads them, and says so."""
+        move by move); where cards are hidden, the fair player's moves. The game counts as
+        assisted."""
         self.selection = None
         if self.game.status() != "in play" or not self.use_solver:
             self.say("The game is over: nothing to solve." if self.game.status() != "in play"
@@ -1231,24 +1199,29 @@ class ThirteenApp(App[None]):
             self.redraw()
             return
         budget = solver.Budget(max_seconds=SOLVE_SECONDS)
-        self._ask_solver("Solving...", lambda state: solver.solve_for_me(state, budget),
-                         self._solved, lambda why: self.say(f"The solver failed: {why}", "error"))
+        asked = self.game.state
 
-    def _solved(self, answer: tuple[solver.Result, str], moves_then: int) -> None:
-        if len(self.game.moves) != moves_then:
-            return  # the position changed meanwhile
-        result, why = answer
-        if result.verdict == "unsolvable":
+        def solved(answer: solver.Played, moves_then: int) -> None:
+            self._solved(asked, answer)
+
+        self._ask_solver("Solving...",
+                         lambda state, seen: solver.solve_for_me(state, budget, seen),
+                         solved, lambda why: self.say(f"The solver failed: {why}", "error"))
+
+    def _solved(self, asked: State, answer: solver.Played) -> None:
+        if answer.verdict == "unsolvable":
             self._hopeless(solver.DEAD_END)
             return
-        if why:
-            self.say(why, "error")
+        try:
+            played = self.session.take_solve(asked, answer)
+        except Changed:
+            return  # the position changed meanwhile
+        if not played:
+            self.say(answer.message, "error")
             self.redraw()
             return
-        hidden = self.game.state.hides_cards
-        self.game.push_line(result.moves)
-        self.say(f"Solved: played {len(result.moves)} moves"
-                 + (" (the solver read the face-down cards)." if hidden else "."))
+        self.say(f"Solve {answer.message}.")
+        self._stats = None
         self.after_change()
 
     def _hopeless(self, detail: str) -> None:
@@ -1268,9 +1241,12 @@ class ThirteenApp(App[None]):
             self._hopeless(message)
             return
         if move is not None:
+            self.session.take_hint()
+            self._stats = None
             self._show_hint(move, "", message.removeprefix(f"{move}: "))
-        else:
-            self._show_hint(self._fallback_hint(), message + " " if message else "")
+        else:  # every move leads back to a position already played
+            self.say(message + ".", "error")
+            self.redraw()
 
     def _check_line(self) -> None:
         """In the background, ask the solver whether a winning line remains (only where every

@@ -174,6 +174,8 @@ def test_solve_it_for_me(page: Any, server: Any) -> None:
     open_game(page, server, "/play/bakers-dozen/9")
     page.keyboard.press("s")
     page.wait_for_selector("#banner.won")
+    assert "Won with Solve's help" in page.locator("#banner").inner_text()
+    page.locator("#stats", has_text="Won with Solve 1").wait_for()
     assert page.locator("#solve").is_disabled()
     page.click("#undo")  # takes back the last move of the line
     page.wait_for_selector("body[data-status='in play']:not([data-busy])")
@@ -266,11 +268,15 @@ def test_options_and_a_typed_in_deal(page: Any, server: Any) -> None:
     pile(page, "c4").click()
     wait_ply(page, 2)
     assert cards(page, "c4")[-2:] == ["2H", "AH"]
-    # Foundations by rank: the piles are numbered, and worry back stays on.
+    # Foundations by rank: the piles are numbered, and worry back stays on. The game in play is
+    # left, which the player confirms (it counts as lost).
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.select_option("#opt-foundations", "rank")
     wait_ply(page, 0)
     pile(page, "f1").wait_for()
     assert page.is_checked("#opt-worry-back")
+    assert asked == ["Leave this game? It counts as lost in your statistics."]
     shot(page, "12-options")
     # Bisley takes no options.
     page.select_option("#game-select", "bisley")

@@ -26,6 +26,7 @@ from .services import (  # noqa: E402
     WANTED,
     Difficulty,
     Hint,
+    Played,
     Wanted,
     difficulty,
     find_deal,
@@ -49,7 +50,8 @@ def solve(state: State, budget: Budget = DEFAULT_BUDGET, shorten: bool = False) 
 
 
 __all__ = [
-    "DEAD_END", "NO_LINE", "WANTED", "Budget", "Difficulty", "Hint", "Result", "Verdict", "Wanted",
+    "DEAD_END", "NO_LINE", "WANTED", "Budget", "Difficulty", "Hint", "Played", "Result", "Verdict",
+    "Wanted",
     "difficulty", "fair_move", "fair_play", "find_deal", "found_message", "hint", "solve",
     "solve_for_me",
 ]

@@ -1,18 +1,27 @@
 """Player services on top of the search: hints, a difficulty rating, and deals picked by it.
 
-A hint in a game with hidden cards is *fair*: it never reads a face-down card nor the stock
-order. Castles in Spain is hinted by sampling: the face-down cards are dealt at random among
-the face-down places (the player knows which cards they are, not where), each sample is
-solved, and the first moves of the samples' winning lines vote. The Calculation family is
-hinted by the fair player.
+A hint in a game with hidden cards is *fair*: every answer is a function of the player's view
+alone, so two deals that look the same get the same answer. Castles in Spain is hinted by
+sampling: the face-down cards (the player knows which cards they are, not where) are put in
+canonical order and dealt at random among the face-down places by a generator seeded from the
+view, each sample is searched within a node budget (never a clock, whose answer would vary),
+and the first moves of the samples' winning lines vote. The Calculation family is hinted by the
+fair player. A hint never leads back to a position the game has already been in (``seen``), so
+following hints cannot loop.
+
+"Solve it for me" where cards are hidden is the fair player playing for the player, move by
+move on the real game: cards turn only as that play turns them, and once nothing is hidden the
+search finishes the line (a verdict is then about cards in sight).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
+import zlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -61,35 +70,93 @@ def _solve(state: State, budget: Budget, shorten: bool = False) -> Result:
 
 
 NO_LINE = "No winning line remains from here."
+#: The search budget of one fair hint where cards are hidden: nodes only, so that the answer is
+#: the same on a busy machine and an idle one (a front end's clock budget is not used there).
+FAIR_NODES = 300_000
+#: At most this many moves of fair play are made by one "solve it for me" (and no more once
+#: the budget's seconds are spent: that clock reads only the time taken by searches of worlds
+#: made from the view, so where it stops tells nothing about a hidden card).
+FAIR_SOLVE_MOVES = 400
+#: A front end's words when the fair player played, where cards were hidden.
+FAIR_PLAYED = ("the fair player chose each move from what you could see, and cards turned "
+               "only as play turned them")
 
 
-def solve_for_me(state: State, budget: Budget) -> tuple[Result, str]:
-    """Solve it for me, the same in every front end: the solver's winning line, shortened to
-    be watched (``moves`` of the result when ``solved``), else the player's words for why no
-    line is played. Hidden cards are read: the player asked to see the game played out."""
-    result = _solve(state, budget, shorten=True)
-    if result.verdict == "solved":
-        return result, ""
-    if result.verdict == "unsolvable":
-        return result, NO_LINE
-    return result, f"No winning line found ({result.reason})."
+@dataclass(frozen=True)
+class Played:
+    """What "solve it for me" did: the moves to play (none: nothing is played), ``solved``
+    (they win), ``unsolvable`` (no winning line remains: a proof, made only where nothing is
+    hidden), ``unknown`` (no line found within the budget) or ``fair`` (the fair player's moves
+    where cards were hidden, which need not win), and the player's words for it."""
+
+    moves: tuple[Move, ...]
+    verdict: str
+    message: str
 
 
-def _fallback(state: State) -> Move | None:
-    """A plausible move when the search proves nothing: a safe move home, a move home, the
-    first legal move otherwise."""
-    safe = state.safe_moves()
-    if safe:
-        return safe[0]
+def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
+                 moves: int = FAIR_SOLVE_MOVES) -> Played:
+    """Solve it for me, the same in every front end. Where nothing is hidden: the solver's
+    winning line, shortened to be watched. Where cards are hidden: the fair player plays move
+    by move (fair hints, turning cards as play turns them) until nothing is hidden, and then the
+    search finishes the line; ``seen``, the positions of the game so far, keeps it from going
+    round in circles. Fair play stops after ``moves`` moves or the budget's seconds; the
+    budget bounds the searches made with every card in sight."""
+    if not state.hides_cards:
+        result = _solve(state, budget, shorten=True)
+        if result.verdict == "solved":
+            return Played(result.moves, "solved", f"played {len(result.moves)} moves")
+        if result.verdict == "unsolvable":
+            return Played((), "unsolvable", NO_LINE)
+        return Played((), "unknown", f"No winning line found ({result.reason}).")
+    line: list[Move] = []
+    been = {*seen, state}
+    end = None if budget.max_seconds is None else time.monotonic() + budget.max_seconds
+    while state.hides_cards and len(line) < moves and (
+            end is None or not line or time.monotonic() < end):
+        move = hint(state, replace(budget, max_seconds=None), been).move
+        if move is None:
+            break
+        state = state.apply(move)
+        been.add(state)
+        line.append(move)
+    if not line:
+        return Played((), "unknown", "No move leads to a position not seen before.")
+    words = f"played {len(line)} moves: {FAIR_PLAYED}"
+    if state.won:
+        return Played(tuple(line), "fair", words + "; the game is won")
+    if not state.legal_moves():
+        return Played(tuple(line), "fair", words + "; no move is left")
+    if state.hides_cards:
+        return Played(tuple(line), "fair",
+                      words + "; it stopped with cards still hidden (Solve again goes on)")
+    rest = solve_for_me(state, budget, been)
+    tail = {"solved": f"; then, every card in sight, the solver won in {len(rest.moves)} more",
+            "unsolvable": "; every card now in sight, no winning line remains"}
+    return Played(tuple(line) + rest.moves, "fair",
+                  words + tail.get(rest.verdict, "; every card now in sight, no winning line "
+                                                 "was found"))
+
+
+def _unseen(state: State, move: Move, seen: Collection[State]) -> bool:
+    """Whether ``move`` leads to a position the game has not been in. Where a face-down card
+    turns, the answer is yes whatever the card (a game never gets a hidden card back), so
+    this reads nothing hidden."""
+    return not seen or state.apply(move) not in seen
+
+
+def _fallback(state: State, seen: Collection[State] = ()) -> Move | None:
+    """A plausible move when the search proves nothing: a safe move home, a move home, any
+    legal move otherwise; the first of them that leads somewhere new."""
     legal = state.legal_moves()
     home = [m for m in legal if m.target.kind in ("f", "fa", "fk")]
-    best = home or legal
-    return best[0] if best else None
+    return next((m for m in state.safe_moves() + home + legal if _unseen(state, m, seen)), None)
 
 
-def hint(state: State, budget: Budget = HINT_BUDGET) -> Hint:
+def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = ()) -> Hint:
     """The next move of a winning line, or word that none remains (a fair hint where cards
-    are hidden: see the module docstring)."""
+    are hidden: see the module docstring). ``seen``: the positions the game has been in, which
+    no hinted move leads back to."""
     if state.won:
         return Hint(None, "solved", "the game is won")
     if not state.legal_moves():
@@ -98,26 +165,32 @@ def hint(state: State, budget: Budget = HINT_BUDGET) -> Hint:
         move = fair_move(state)
         return Hint(move, "unknown", f"{move}: the fair player's choice (the stock is unseen)")
     if state.hides_cards:
-        return _fair_packer_hint(state, budget)
+        return _fair_packer_hint(state, Budget(max_nodes=budget.max_nodes or FAIR_NODES,
+                                               max_mb=budget.max_mb), seen)
     result = _solve(state, budget, shorten=True)  # the first move of a line with no detour
-    if result.verdict == "solved" and result.moves:
+    if result.verdict == "solved" and result.moves and _unseen(state, result.moves[0], seen):
         return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
     if result.verdict == "unsolvable":
         return Hint(None, "unsolvable", DEAD_END)
-    move = _fallback(state)
-    return Hint(move, "unknown",
-                f"{move}: no winning line found within the budget ({result.reason})")
+    return _last_resort(state, seen, f"no winning line found within the budget ({result.reason})")
 
 
-def _fair_packer_hint(state: PackerState, budget: Budget, samples: int = 8) -> Hint:
+def _last_resort(state: State, seen: Collection[State], why: str) -> Hint:
+    move = _fallback(state, seen)
+    if move is None:
+        return Hint(None, "unknown", "every move leads back to a position already played: "
+                                     "undo or restart")
+    return Hint(move, "unknown", f"{move}: {why}")
+
+
+def _fair_packer_hint(state: PackerState, budget: Budget, seen: Collection[State],
+                      samples: int = 8) -> Hint:
+    """Sample the face-down cards (see the module docstring): the unseen cards sorted, the
+    generator seeded from the view, so nothing here depends on where a hidden card lies."""
     places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
-    unseen = [state.columns[i][k] for i, k in places]
-    rng = random.Random(len(unseen) * 7919 + sum(c.rank * 4 + c.suit for c in unseen))
-    per = Budget(
-        max_nodes=None if budget.max_nodes is None else max(1, budget.max_nodes // samples),
-        max_seconds=None if budget.max_seconds is None else budget.max_seconds / samples,
-        max_mb=budget.max_mb,
-    )
+    unseen = sorted(state.columns[i][k] for i, k in places)
+    rng = random.Random(zlib.crc32(json.dumps(state.view(), sort_keys=True).encode()))
+    per = replace(budget, max_nodes=max(1, (budget.max_nodes or FAIR_NODES) // samples))
     votes: Counter[Move] = Counter()
     for _ in range(samples):
         rng.shuffle(unseen)
@@ -128,14 +201,15 @@ def _fair_packer_hint(state: PackerState, budget: Budget, samples: int = 8) -> H
         result = _solve(world, per, shorten=True)
         if result.verdict == "solved" and result.moves:
             votes[result.moves[0]] += 1
-    if votes:
-        voted, n = votes.most_common(1)[0]
-        return Hint(voted, "unknown",
-                    f"{voted}: it starts a winning line in {n} of {samples} random guesses at "
-                    "the face-down cards")
-    move = _fallback(state)
-    return Hint(move, "unknown", f"{move}: no winning line found for random guesses at the "
-                                 "face-down cards")
+    # Most votes first; a tie goes to the move generated first, never to the order of samples.
+    order = {m: i for i, m in enumerate(state.legal_moves())}
+    for voted, n in sorted(votes.items(), key=lambda mv: (-mv[1], order.get(mv[0], 0))):
+        if _unseen(state, voted, seen):
+            return Hint(voted, "unknown",
+                        f"{voted}: it starts a winning line in {n} of {samples} random guesses "
+                        "at the face-down cards")
+    return _last_resort(state, seen, "no winning line found for random guesses at the "
+                                     "face-down cards")
 
 
 def difficulty(result: Result) -> Difficulty:

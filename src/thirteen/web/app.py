@@ -6,14 +6,17 @@ player's `view()`, never the state) and the legal moves, which the page uses to 
 targets. The page itself never decides a rule.
 
 A player is an unguessable token in an HttpOnly cookie; a game belongs to one player and any
-other player asking for it gets 404, as if it did not exist.
+other player asking for it gets 404, as if it did not exist. What happens to a game over its
+life (starting, leaving, timing, help, statistics) is `thirteen.session`'s, as in every front
+end.
 
 Endpoints (all JSON; OpenAPI at ``/api/openapi.json``):
 
 - ``GET /api/variants`` the games, with their rules; ``GET /api/variants/{name}`` one game;
 - ``POST /api/games`` a new game ``{"game", "number"?, "board"?, "difficulty"?, "resume"?,
-  "options"?}`` (``board``: a typed-in deal in fc-solve's board format, as
-  ``thirteen deal GAME N --format board`` prints it);
+  "options"?, "leave"?}`` (``board``: a typed-in deal in fc-solve's board format, as
+  ``thirteen deal GAME N --format board`` prints it; ``leave``: the player confirmed leaving
+  their unfinished games of this game, which count as lost if a move was made);
 - ``GET /api/games`` the player's recent games; ``GET /api/games/current`` the latest unfinished;
 - ``GET /api/games/{id}`` a game; ``POST /api/games/{id}/moves`` ``{"move": "c3-c7", "auto"?}``;
 - ``POST /api/games/{id}/undo``, ``/redo``, ``/restart``, ``/auto`` (auto-finish), ``/solve``
@@ -30,7 +33,7 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -43,6 +46,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
+from .. import session as lifecycle
 from ..deal import MAX_DEAL, MIN_DEAL, random_number
 from ..game import Game, State
 from ..moves import IllegalMove, Move, MoveError
@@ -57,7 +61,6 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "thirteen_player"
 COOKIE_AGE = 10 * 365 * 24 * 3600
 MAX_BODY = 4096  # bytes: the largest valid request is far smaller
-IDLE_CAP = 300.0  # seconds: a longer pause between two actions counts as this much play
 CACHE_SIZE = 2000  # games kept replayed in memory
 SLOW = 0.25  # seconds: slower answers are logged
 KNOWN_SIZE = 100_000  # player tokens remembered in memory
@@ -124,6 +127,10 @@ class NewGame(BaseModel):
         default=False,
         description="return the player's unfinished game of this deal (or of this game when "
                     "no number is given) instead of starting a new one, if there is one")
+    leave: StrictBool = Field(
+        default=False,
+        description="the player confirmed leaving their unfinished games of this game: those "
+                    "with a move count as lost (without it they stay unfinished)")
     options: Options = Field(default_factory=Options)
 
     @model_validator(mode="after")
@@ -145,24 +152,17 @@ class MoveIn(BaseModel):
 
 
 @dataclass
-class Session:
-    """A game replayed in memory, in step with its row (``version``) in the store."""
+class Session(lifecycle.Session):
+    """A game replayed in memory, in step with its row (``version``) in the store, with what
+    the server computed about it."""
 
-    id: int
-    player: str
-    game: Game
-    version: int
-    elapsed: float
-    last_active: float
-    result: str | None
     analysis: dict[State, str | None] = field(default_factory=dict)  # verdicts by position
-    stored: list[Move] = field(default_factory=list)  # the moves in the store, as saved
-    texts: list[str] = field(default_factory=list)  # the same as text
     legal: tuple[State, list[Move]] | None = None  # the legal moves of a state, computed once
 
-    def __post_init__(self) -> None:
-        self.stored = list(self.game.moves)
-        self.texts = [str(m) for m in self.stored]
+    @property
+    def key(self) -> int:
+        assert self.id is not None  # every game here is in the store
+        return self.id
 
     def legal_moves(self) -> list[Move]:
         state = self.game.state
@@ -260,51 +260,37 @@ class Server:
             self.cache.move_to_end(game_id)
             return s
         try:
-            game = self.store.load_game(player, game_id)
+            loaded = Session.load(self.store, player, game_id)
         except (KeyError, ValueError) as e:
             raise HTTPException(409, f"game {game_id} cannot be loaded: {e}") from None
-        s = Session(game_id, player, game, info["version"], info["elapsed"], info["updated"],
-                    info["result"])
-        self._remember(s)
-        return s
+        self._remember(loaded)
+        return loaded
 
     def _remember(self, s: Session) -> None:
-        self.cache[s.id] = s
-        self.cache.move_to_end(s.id)
+        self.cache[s.key] = s
+        self.cache.move_to_end(s.key)
         while len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    def create(self, player: str, game: Game) -> Session:
-        now = time.time()
-        game_id, version = self.store.save(player, game)
-        self.store.abandon(player, game.variant.name, keep=game_id)
-        s = Session(game_id, player, game, version, 0.0, now, None)
+    def create(self, player: str, game: Game, leave: bool = False) -> Session:
+        s = Session.start(self.store, player, game, leave)
         self._remember(s)
         return s
 
+    @contextlib.contextmanager
+    def changing(self, s: Session) -> Iterator[None]:
+        """Around a change of a session's game: if it fails, memory may be ahead of the store,
+        so the game is replayed from the store next time."""
+        try:
+            yield
+        except BaseException:
+            self.cache.pop(s.key, None)
+            raise
+
     def commit(self, s: Session) -> None:
         """Write the session's game to the store (before any answer is sent); count a win."""
-        now = time.time()
-        s.elapsed += max(0.0, min(now - s.last_active, IDLE_CAP))
-        s.last_active = now
-        game, state = s.game, s.game.state
-        legal = s.legal_moves()
-        status = "won" if state.won else "in play" if legal else "lost"
-        same, limit = 0, min(len(s.stored), len(game.moves))
-        while same < limit and s.stored[same] == game.moves[same]:
-            same += 1
-        texts = s.texts[:same] + [str(m) for m in game.moves[same:]]
-        try:
-            _, s.version = self.store.save(s.player, game, s.id, elapsed=s.elapsed,
-                                           status=status, moves=texts, stored=s.texts)
-            s.stored, s.texts = list(game.moves), texts
-            if s.result is None and state.won and self.store.finish_game(
-                s.player, s.id, True, s.elapsed, len(game.moves)
-            ):
-                s.result = "won"
-        except BaseException:
-            self.cache.pop(s.id, None)  # memory may be ahead of the store: reload next time
-            raise
+        with self.changing(s):
+            s.commit()
 
     def out(self, s: Session, played: list[Move] | None = None, message: str = "") -> Json:
         game, state = s.game, s.game.state
@@ -320,11 +306,13 @@ class Server:
             "id": s.id, "game": v.name, "title": v.title, "family": v.family,
             "number": number, "options": options, "url": url,
             "status": status, "message": message, "result": s.result,
+            "assisted": s.assisted, "hints": s.hints, "leaving": s.leaving(),
             "view": view, "legal": legal,
             "moves": list(s.texts), "redo": len(game.redo_stack),
             "played": [str(m) for m in played or []],
             "elapsed": round(s.elapsed, 3), "since": round(time.time() - s.last_active, 3),
-            "stats": self.store.stats(s.player, v.name),
+            "idle_cap": lifecycle.IDLE_CAP,
+            "stats": s.stats(),
         }
 
 
@@ -487,36 +475,33 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
             raise HTTPException(404, str(e)) from None
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
-        options = variant.options()
         if body.resume:
-            if body.number is not None:
-                found = server.store.find_deal(me, variant.name, body.number, options)
-            else:
-                latest = server.store.latest_game(me, variant.name)
-                found = latest[0] if latest and latest[1].variant == variant else None
+            found = Session.resume(server.store, me, variant, body.number)
             if found is not None:
-                return server.out(server.session(me, found))
+                server._remember(found)
+                return server.out(found)
         if body.board is not None:
             try:
                 game = Game.from_board(variant, body.board)
             except ValueError as e:
                 raise HTTPException(400, f"board: {e}") from None
-            return server.out(server.create(me, game))
-        message = ""
-        number: int
-        if body.number is not None:
-            number = body.number
-        elif body.difficulty is not None:
-            async with server.solver_slots:
-                number, message = await anyio.to_thread.run_sync(
-                    solving.pick_deal, variant, body.difficulty, random_number)
-        else:
-            number = random_number()
+            return server.out(server.create(me, game, body.leave))
+        given, difficulty = body.number, body.difficulty
+
+        def pick() -> tuple[int, str]:
+            return lifecycle.choose_deal(variant, given, difficulty)
+
         try:
+            if difficulty is not None and given is None:
+                async with server.solver_slots:
+                    number, message = await anyio.to_thread.run_sync(
+                        solving.pick_deal, pick, random_number)
+            else:
+                number, message = pick()
             game = Game.new(variant, number)
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
-        return server.out(server.create(me, game), message=message)
+        return server.out(server.create(me, game, body.leave), message=message)
 
     @app.get("/api/games", tags=["play"])
     async def my_games(me: Player) -> list[Json]:
@@ -585,49 +570,43 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
         """Finish the game if moves to the foundations alone win it; else play the provably
         safe moves to the foundations."""
         s = server.session(me, game_id)
-        state, line = s.game.state, []
-        while not state.won:
-            home = [m for m in state.legal_moves() if m.target.kind in ("f", "fa", "fk")]
-            if not home:
-                break
-            line.append(home[0])
-            state = state.apply(home[0])
-        if state.won:
-            for m in line:
-                s.game.push(m)
-            played = line
-        else:
-            played = s.game.auto_moves()
+        with server.changing(s):
+            played = lifecycle.auto_finish(s.game)
         if played:
             server.commit(s)
         return server.out(s, played, "" if played else "nothing to play automatically")
 
     @app.post("/api/games/{game_id}/solve", tags=["play"])
     async def solve_for_me(game_id: GameId, me: Player) -> Json:
-        """Solve it for me: the solver's winning line played to the end (undo takes it back
-        move by move); 409, the game unchanged, when the game is over, no line is found, or
-        the game changed while the solver worked."""
+        """Solve it for me: the solver's winning line played to the end, or where cards are
+        hidden the fair player's moves, chosen from what the player sees (undo takes them
+        back move by move); the game counts as assisted. 409, the game unchanged, when the
+        game is over, nothing is found to play, or the game changed while the solver worked."""
         s = server.session(me, game_id)
         if s.game.status() != "in play":
             raise HTTPException(409, "the game is over")
-        state = s.game.state
+        state, seen = s.position()
         async with server.solver_slots:
-            line, why = await anyio.to_thread.run_sync(solving.solution, state)
-        if line is None:
-            raise HTTPException(409, why)
-        if s.game.state != state:
-            raise HTTPException(409, "the game changed while the solver worked")
-        s.game.push_line(line)
-        server.commit(s)
-        return server.out(s, list(line), f"solved: played {len(line)} moves")
+            answer = await anyio.to_thread.run_sync(solving.solution, state, seen)
+        if not answer.moves:
+            raise HTTPException(409, answer.message)
+        try:
+            with server.changing(s):
+                line = s.take_solve(state, answer)
+        except lifecycle.Changed as e:
+            raise HTTPException(409, str(e)) from None
+        return server.out(s, line, answer.message)
 
     @app.get("/api/games/{game_id}/hint", tags=["play"])
     async def hint(game_id: GameId, me: Player) -> Json:
         """A move to try, from the solver (seeing only what the player sees); the game does
         not change."""
-        state = server.session(me, game_id).game.state
+        s = server.session(me, game_id)
+        state, seen = s.position()
         async with server.solver_slots:
-            h = await anyio.to_thread.run_sync(solving.hint, state)
+            h = await anyio.to_thread.run_sync(solving.hint, state, seen)
+        if h.move is not None:
+            s.take_hint()
         out: Json = {"move": h.move, "message": h.message, "verdict": h.verdict}
         if h.move is not None:
             names = _foundation_names(state.view())

@@ -4,21 +4,20 @@ a plain legal move or a random deal instead of taking the page down.
 
 Hidden information: a verdict on the whole position is only computed when nothing in it is
 hidden from the player (a verdict on a position with face-down cards or an unknown stock
-would tell the player something about those cards). Hints come from `solver.hint`, which
-uses only what the player can see.
+would tell the player something about those cards). Hints and "solve it for me" come from
+`solver.hint` and `solver.solve_for_me`, which where cards are hidden use only what the player
+can see, within node budgets (the same answer however busy the server is).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from ..game import State
-from ..moves import Move
-from ..solver import Budget, Wanted, find_deal, found_message, solve, solve_for_me
+from ..solver import Budget, Played, solve, solve_for_me
 from ..solver import hint as solver_hint
-from ..variants import Variant
 
 log = logging.getLogger("thirteen.web")
 
@@ -46,13 +45,14 @@ def verdict(state: State, seconds: float = 0.5) -> str | None:
         return None
 
 
-def hint(state: State, seconds: float = 1.0) -> HintOut:
-    """A move to try and why, from the solver (which sees only what the player sees)."""
+def hint(state: State, seen: Collection[State] = (), seconds: float = 1.0) -> HintOut:
+    """A move to try and why, from the solver (which sees only what the player sees), leading
+    to no position in ``seen``."""
     legal = state.legal_moves()
     if not legal:
         return HintOut(None, "No move is left: undo, restart or deal again.", "lost")
     try:
-        h = solver_hint(state, _budget(seconds, 300_000))
+        h = solver_hint(state, _budget(seconds, 300_000), seen)
     except Exception:  # noqa: BLE001
         log.exception("solver hint failed")
         pick = (state.safe_moves() or legal)[0]
@@ -65,23 +65,23 @@ def hint(state: State, seconds: float = 1.0) -> HintOut:
     return HintOut(move, text, h.verdict)
 
 
-def solution(state: State, seconds: float = 5.0) -> tuple[tuple[Move, ...] | None, str]:
-    """Solve it for me (`solve_for_me`): a winning line from here, or None and why there is
-    none to play; a failing solver is logged and said, never a server error."""
+def solution(state: State, seen: Collection[State] = (), seconds: float = 5.0) -> Played:
+    """Solve it for me (`solve_for_me`): what to play from here (nothing, and why, when there
+    is nothing); a failing solver is logged and said, never a server error."""
     try:
-        result, why = solve_for_me(state, _budget(seconds, 1_000_000))
+        return solve_for_me(state, _budget(seconds, 1_000_000), seen)
     except Exception:  # noqa: BLE001
         log.exception("solver failed")
-        return None, "The solver failed."
-    return (None, why) if why else (result.moves, "")
+        return Played((), "unknown", "The solver failed.")
 
 
-def pick_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int]) -> tuple[int, str]:
-    """A random deal number of the ``wanted`` kind and the message that says what it is (or
-    that none was found in time and this one is random)."""
+def pick_deal(pick: Callable[[], tuple[int, str]], draw: Callable[[], int]) -> tuple[int, str]:
+    """``pick()``: a deal number of the kind asked for and the message that says what it is;
+    a failing solver is logged and answered with ``draw()``, a random deal."""
     try:
-        number, rated = find_deal(variant, wanted, draw)
+        return pick()
+    except ValueError:
+        raise
     except Exception:  # noqa: BLE001
         log.exception("solver failed")
         return int(draw()), "The solver failed: this deal is random."
-    return number, found_message(wanted, rated)

@@ -9,7 +9,6 @@
   const SUIT_NAMES = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
   const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
   const CARD = /^[A2-9TJQK][CSHD]$/;
-  const IDLE_CAP = 300; // seconds: the server counts a longer pause as this much play
 
   let G = null; // the server's last answer for the game on the table
   let variants = []; // the games, with their rules
@@ -410,7 +409,9 @@
     };
     if (G.status === "won") {
       b.classList.add("won");
-      b.append(`You won! ${G.moves.length} moves in ${fmtTime(G.elapsed)}.`, button("new", "New deal"));
+      const won = G.assisted ? "Won with Solve's help (counted apart from your own wins)."
+        : "You won!";
+      b.append(`${won} ${G.moves.length} moves in ${fmtTime(G.elapsed)}.`, button("new", "New deal"));
     } else if (G.status === "lost") {
       b.classList.add("lost");
       b.append("No moves left.", button("undo", "Undo"), button("new", "New deal"));
@@ -439,17 +440,19 @@
     box.append(el("span", "", `${G.title}:`));
     item("Played", s.played);
     item("Won", `${s.won} (${Math.round(100 * s.win_rate)}%)`);
+    item("Won with Solve", s.assisted);
     item("Lost", s.lost);
     item("Streak", `${s.current_streak} (best ${s.best_streak})`);
     item("Best time", s.best_time == null ? "–" : fmtTime(s.best_time));
     item("Fewest moves", s.fewest_moves == null ? "–" : s.fewest_moves);
+    item("Hints", s.hints);
   }
 
   function tick() {
     if (!G) return;
     let t = G.elapsed;
     if (G.status === "in play" && G.moves.length) {
-      t += Math.min(G.since + (performance.now() - respondedAt) / 1000, IDLE_CAP);
+      t += Math.min(G.since + (performance.now() - respondedAt) / 1000, G.idle_cap);
     }
     $("timer").textContent = fmtTime(t);
   }
@@ -476,6 +479,7 @@
   }
 
   function statusWords() {
+    if (G.status === "won" && G.assisted) return ` Won with Solve's help in ${G.moves.length} moves.`;
     if (G.status === "won") return ` You won in ${G.moves.length} moves!`;
     if (G.status === "lost") return " No moves left.";
     return "";
@@ -529,7 +533,7 @@
       restart: "Back to the deal; Redo replays the moves.",
       auto: data.played.length ? `Played ${data.played.length} moves to the foundations.`
         : "Nothing to play automatically.",
-      solve: `Solved: played ${data.played.length} moves; Undo takes them back one by one.`,
+      solve: `Solve ${data.message}; Undo takes them back one by one.`,
     }[name];
     announce(words + statusWords());
   }
@@ -589,11 +593,22 @@
   }
 
   // Deal a typed-in board; the server checks it and says which line is wrong.
+  // What leaving the game means is the server's answer (G.leaving): "ask" (it would count as
+  // lost: only once the player says so), "lost" (stuck: it counts, nothing to ask) or "free".
+  // The answer goes with the new deal (``leave``); null: the player stays.
+  function leaving() {
+    if (!G || G.leaving === "free") return false;
+    if (G.leaving === "lost") return true;
+    return window.confirm("Leave this game? It counts as lost in your statistics.") ? true : null;
+  }
+
   async function dealBoard(text) {
     const name = G ? G.game : $("game-select").value;
+    const leave = leaving();
+    if (leave === null) return null;
     let data = null;
     try {
-      data = await api("POST", "/api/games", { game: name, board: text, options: chosenOptions(name) });
+      data = await api("POST", "/api/games", { game: name, board: text, options: chosenOptions(name), leave });
     } catch (e) {
       return e.message;
     }
@@ -605,7 +620,9 @@
 
   async function newDeal(number) {
     const name = G ? G.game : $("game-select").value;
-    const body = { game: name, options: chosenOptions(name) };
+    const leave = leaving();
+    if (leave === null) return;
+    const body = { game: name, options: chosenOptions(name), leave };
     if (number) body.number = number;
     else if ($("difficulty").value) body.difficulty = $("difficulty").value;
     if (body.difficulty) say(`Looking for ${body.difficulty === "easy" ? "an" : "a"} ${body.difficulty} deal…`);

@@ -1,0 +1,260 @@
+"""Fair play where cards are hidden: every answer is a function of the player's view alone.
+
+Twin games look the same to the player and differ in where the hidden cards lie (Castles in
+Spain's face-down cards, the Calculation family's stock below the turned card). Hints, "solve it
+for me", analysis and auto-finish must answer the twins alike, through the Python functions
+the terminal app and plain play call and through the web API; where a played line turns a card
+the twins may part, and only from there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from thirteen import solver
+from thirteen.deal import Layout, format_board
+from thirteen.game import Game, State, start_state
+from thirteen.moves import Move
+from thirteen.packer import PackerState
+from thirteen.session import auto_finish
+from thirteen.variants import GAMES
+from thirteen.web import solving
+from thirteen.web.process import ServerProcess
+
+HIDDEN = sorted(n for n, v in GAMES.items() if v.hidden_information)
+CALCULATION = [n for n in HIDDEN if GAMES[n].family == "calculation"]
+SMALL = solver.Budget(max_nodes=8_000, max_mb=256)  # fair hints are budgeted in nodes only
+
+
+def hidden_layout(start: Layout, state: State, rng: random.Random) -> Layout | None:
+    """``start`` with the cards still hidden in ``state`` in another order (None if the
+    shuffle changed nothing). Hidden cards never moved since the deal: they lie where they
+    were dealt, at the same places."""
+    if isinstance(state, PackerState):
+        places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
+        cards = [start.columns[i][k] for i, k in places]
+        moved = rng.sample(cards, len(cards))
+        if moved == cards:
+            return None
+        columns = [list(c) for c in start.columns]
+        for (i, k), card in zip(places, moved, strict=True):
+            columns[i][k] = card
+        return replace(start, columns=tuple(tuple(c) for c in columns))
+    turned = len(start.stock) - len(state.stock)  # stock[turned] is the card in sight
+    unseen = list(start.stock[turned + 1:])
+    moved = rng.sample(unseen, len(unseen))
+    if moved == unseen:
+        return None
+    return replace(start, stock=start.stock[:turned + 1] + tuple(moved))
+
+
+def twins(game: str, number: int, plies: int, seed: int) -> tuple[Game, Game]:
+    """Deal ``number`` after up to ``plies`` random moves, and the same deal and moves with
+    the still hidden cards elsewhere: equal views, different games."""
+    rng = random.Random(seed)
+    a = Game.new(game, number)
+    for _ in range(plies):
+        legal = a.legal_moves()
+        if not legal or not a.state.hides_cards:
+            break
+        a.push(rng.choice(legal))
+    assume(a.state.hides_cards)
+    layout = hidden_layout(a.start.to_layout(), a.state, rng)
+    assume(layout is not None)
+    assert layout is not None
+    b = Game(start_state(a.variant, layout), None, list(a.moves))
+    assert a.state.view() == b.state.view() and a.state != b.state
+    return a, b
+
+
+def alike_until_apart(a: State, b: State, line_a: Sequence[Move], line_b: Sequence[Move],
+                      same_length: bool = True) -> int:
+    """Lines played from twin positions are the same move for move while the positions look
+    the same; returns how many moves were played in sight of the same view."""
+    for n, (ma, mb) in enumerate(zip(line_a, line_b, strict=False)):
+        assert ma == mb, f"move {n + 1}: {ma} and {mb} from the same view"
+        a, b = a.apply(ma), b.apply(mb)
+        if a.view() != b.view():
+            return n + 1
+    if same_length:
+        assert len(line_a) == len(line_b)
+    return min(len(line_a), len(line_b))
+
+
+pairs = st.tuples(st.integers(1, 10**6), st.integers(0, 40), st.integers(0, 2**32))
+FEW = settings(max_examples=6, deadline=None,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                      HealthCheck.function_scoped_fixture])
+MORE = settings(FEW, max_examples=20)
+
+
+# ---- the Python functions of the terminal app and plain play ---------------------------------
+
+
+def check_twins_answer_alike(a: Game, b: Game) -> None:
+    assert solver.hint(a.state, SMALL, a.positions) == solver.hint(b.state, SMALL, b.positions)
+    assert solving.verdict(a.state) is None and solving.verdict(b.state) is None
+    sa = solver.solve_for_me(a.state, SMALL, a.positions, moves=2)
+    sb = solver.solve_for_me(b.state, SMALL, b.positions, moves=2)
+    assert sa.verdict == sb.verdict
+    assert "fair player" in sa.message if sa.moves else sa.verdict == "unknown"
+    if alike_until_apart(a.state, b.state, sa.moves, sb.moves) == len(sa.moves):
+        assert sa == sb  # nothing told them apart: the same answer, word for word
+    start_a, start_b = a.state, b.state
+    alike_until_apart(start_a, start_b, auto_finish(a), auto_finish(b))
+
+
+@FEW
+@given(pairs)
+def test_castles_twins_get_the_same_answers(pair: tuple[int, int, int]) -> None:
+    check_twins_answer_alike(*twins("castles-in-spain", *pair))
+
+
+@MORE
+@given(st.sampled_from(CALCULATION), pairs)
+def test_calculation_twins_get_the_same_answers(game: str, pair: tuple[int, int, int]) -> None:
+    check_twins_answer_alike(*twins(game, *pair))
+
+
+def test_the_castles_sampler_reads_no_hidden_order() -> None:
+    """The case that gave the face-down cards away: the same view, the hidden cards in every
+    order the test tries, one hint."""
+    a = Game.new("castles-in-spain", 9)
+    answers = set()
+    for seed in range(4):
+        layout = hidden_layout(a.start.to_layout(), a.state, random.Random(seed))
+        assert layout is not None
+        state = start_state(a.variant, layout)
+        answers.add(solver.hint(state, SMALL, (state,)))
+    answers.add(solver.hint(a.state, SMALL, a.positions))
+    assert len(answers) == 1
+
+
+# ---- hints never go round in circles --------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [9, 12, 14])
+def test_following_hints_never_repeats_a_position(number: int) -> None:
+    """Deal 9 went round in circles from its 14th hint; 12 and 14 reach positions from which
+    every move leads back, where the hint says so instead of proposing one."""
+    game = Game.new("castles-in-spain", number)
+    for _ in range(30):
+        h = solver.hint(game.state, SMALL, game.positions)
+        if h.move is None:
+            assert h.verdict != "solved"
+            break
+        game.push(h.move)
+        assert game.state not in game.positions[:-1]
+
+
+# ---- the web API ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("fair") / "fair.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def api(server: ServerProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=120) as c:
+        yield c
+
+
+def ok(r: httpx.Response) -> dict[str, Any]:
+    assert r.status_code in (200, 201), r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def on_server(api: httpx.Client, game: Game) -> int:
+    """The game as a player would set it up: its deal typed in, its moves played."""
+    board = format_board(game.start.to_layout(), variant=game.variant)
+    gid = int(ok(api.post("/api/games", json={"game": game.variant.name, "board": board}))["id"])
+    for m in game.moves:
+        ok(api.post(f"/api/games/{gid}/moves", json={"move": str(m)}))
+    return gid
+
+
+def played(out: dict[str, Any]) -> list[Move]:
+    return [Move.parse(m) for m in out["played"]]
+
+
+@FEW
+@given(st.sampled_from(HIDDEN), pairs)
+def test_twins_get_the_same_answers_from_the_api(api: httpx.Client, game: str,
+                                                 pair: tuple[int, int, int]) -> None:
+    a, b = twins(game, *pair)
+    ga, gb = on_server(api, a), on_server(api, b)
+    for path in ("hint", "analysis"):
+        ra, rb = api.get(f"/api/games/{ga}/{path}"), api.get(f"/api/games/{gb}/{path}")
+        assert (ra.status_code, ra.content) == (rb.status_code, rb.content), path
+    auto_a = ok(api.post(f"/api/games/{ga}/auto"))
+    auto_b = ok(api.post(f"/api/games/{gb}/auto"))
+    alike_until_apart(a.state, b.state, played(auto_a), played(auto_b))
+    for gid, out in ((ga, auto_a), (gb, auto_b)):
+        for _ in out["played"]:
+            ok(api.post(f"/api/games/{gid}/undo"))
+    solve_a, solve_b = api.post(f"/api/games/{ga}/solve"), api.post(f"/api/games/{gb}/solve")
+    assert solve_a.status_code == solve_b.status_code
+    if solve_a.status_code == 409:  # a refusal, then, is word for word the same
+        assert solve_a.content == solve_b.content
+        return
+    line_a, line_b = played(solve_a.json()), played(solve_b.json())
+    assert line_a and line_b and "fair player" in solve_a.json()["message"]
+    # Fair play stops on the server's clock, so one twin may play further than the other.
+    alike_until_apart(a.state, b.state, line_a, line_b, same_length=False)
+
+
+def test_solve_then_undo_shows_only_what_play_turned(api: httpx.Client) -> None:
+    game = Game.new("castles-in-spain", 6)
+    gid = on_server(api, game)
+    out = ok(api.post(f"/api/games/{gid}/solve"))
+    line = played(out)
+    assert line and "fair player" in out["message"] and out["assisted"] is True
+    forward = [game.state.view()]
+    for m in line:
+        game.push(m)
+        forward.append(game.state.view())
+    assert out["view"] == forward[-1]
+    back = [out["view"]]
+    for _ in line:
+        back.append(ok(api.post(f"/api/games/{gid}/undo"))["view"])
+    assert back == forward[::-1]  # no view but those play showed
+    end = game.state
+    assert isinstance(end, PackerState)
+    still_hidden = {str(c) for col, h in zip(end.columns, end.hidden, strict=True)
+                    for c in col[:h]}
+    shown = {c for view in back for col in view["columns"] for c in col if c is not None}
+    assert still_hidden and not still_hidden & shown
+
+
+def test_a_game_won_by_solve_is_assisted_not_won(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.url, timeout=120) as me:
+        g = ok(me.post("/api/games", json={"game": "bakers-dozen", "number": 9}))
+        ok(me.get(f"/api/games/{g['id']}/hint"))
+        out = ok(me.post(f"/api/games/{g['id']}/solve"))
+        assert out["status"] == "won" and out["assisted"] is True and out["hints"] == 1
+        stats = ok(me.get("/api/stats/bakers-dozen"))
+        assert (stats["won"], stats["assisted"], stats["played"], stats["hints"]) == (0, 1, 1, 1)
+        assert (stats["current_streak"], stats["best_streak"]) == (0, 0)
+        assert stats["best_time"] is None and stats["fewest_moves"] is None
+        assert me.get("/api/games").json()[0]["assisted"] is True
+        # Undoing the help and winning by hand does not make it a clean win.
+        ok(me.post(f"/api/games/{g['id']}/undo"))
+        assert ok(me.post(f"/api/games/{g['id']}/redo"))["stats"]["won"] == 0
+
+
+def test_hidden_games_deal_no_rated_deals(api: httpx.Client) -> None:
+    for game in HIDDEN:
+        r = api.post("/api/games", json={"game": game, "difficulty": "winnable"})
+        assert r.status_code == 400 and "not rated" in r.json()["detail"]
