@@ -24,6 +24,7 @@ from ..packer import PackerState
 from ..variants import Variant
 from .calculation import fair_move
 from .common import HINT_BUDGET, Budget, Result
+from .dispatch import solve
 
 DEAD_END = "dead end: this position can no longer be won"
 
@@ -54,12 +55,6 @@ class Hint:
     message: str
 
 
-def _solve(state: State, budget: Budget, shorten: bool = False) -> Result:
-    from . import solve
-
-    return solve(state, budget, shorten)
-
-
 NO_LINE = "No winning line remains from here."
 
 
@@ -67,7 +62,7 @@ def solve_for_me(state: State, budget: Budget) -> tuple[Result, str]:
     """Solve it for me, the same in every front end: the solver's winning line, shortened to
     be watched (``moves`` of the result when ``solved``), else the player's words for why no
     line is played. Hidden cards are read: the player asked to see the game played out."""
-    result = _solve(state, budget, shorten=True)
+    result = solve(state, budget, shorten=True)
     if result.verdict == "solved":
         return result, ""
     if result.verdict == "unsolvable":
@@ -99,7 +94,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET) -> Hint:
         return Hint(move, "unknown", f"{move}: the fair player's choice (the stock is unseen)")
     if state.hides_cards:
         return _fair_packer_hint(state, budget)
-    result = _solve(state, budget, shorten=True)  # the first move of a line with no detour
+    result = solve(state, budget, shorten=True)  # the first move of a line with no detour
     if result.verdict == "solved" and result.moves:
         return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
     if result.verdict == "unsolvable":
@@ -125,7 +120,7 @@ def _fair_packer_hint(state: PackerState, budget: Budget, samples: int = 8) -> H
         for (i, k), card in zip(places, unseen, strict=True):
             cols[i][k] = card
         world = replace(state, columns=tuple(tuple(c) for c in cols))
-        result = _solve(world, per, shorten=True)
+        result = solve(world, per, shorten=True)
         if result.verdict == "solved" and result.moves:
             votes[result.moves[0]] += 1
     if votes:
@@ -166,7 +161,7 @@ def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
         left = max(0.05, end - time.monotonic())
         if wanted == "winnable":
             left = min(left, 0.5)  # many quick tries beat one long one here
-        rated = difficulty(_solve(state, Budget(max_nodes=_WANT_NODES[wanted],
+        rated = difficulty(solve(state, Budget(max_nodes=_WANT_NODES[wanted],
                                                 max_seconds=left, max_mb=256)))
         if rated == wanted or (wanted == "winnable" and rated in ("easy", "medium", "hard")):
             return number, rated
