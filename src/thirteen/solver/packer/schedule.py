@@ -73,141 +73,202 @@ def portfolio(main: _Search, state: PackerState,
     it searches every beginning in turn and never enters one proved lost again, which
     restarts from the start do (*The frontier search*).
     """
-    clock = main.clock
     verdict = main.start()
     if verdict is not None:
         return verdict
-    # Rule D4 where D3 applies, after `RELAXED_AFTER` positions (the deals decided sooner
-    # do without it): the counted game, asked by every search after each move that changes
-    # it, and the relaxed game (`Relaxed`), searched from the start, `RELAXED_SHARE` times
-    # the main search's slice a round.
-    counted = Counted(state, clock) if main.stuck_on and fits(state) else None
-    relaxed = Relaxed(counted) if counted is not None else None
-    kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
-    later: list[Relaxed] = []  # the next window's games of the suits won with this one
-    max_bytes = clock.max_bytes
-    limit = FIRST_SLICE
-    seed = 0
-    beams_run = 0
-    credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
-    runs = 0
-    owed = 0  # the same for nested rollouts
-    split: Split | None = None
-    split_owed = 0  # the same for the frontier search
+    schedule = _Schedule(main, state, budget)
     while True:
-        held = split.held() if split is not None else 0  # the frontier search's tables
+        verdict = schedule.round()
+        if verdict is not None:
+            return verdict
+        schedule.limit = int(schedule.limit * 1.5)
+
+
+class _Schedule:
+    """The portfolio's parts and what they are owed, from round to round (`portfolio`)."""
+
+    def __init__(self, main: _Search, state: PackerState, budget: Budget) -> None:
+        self.main = main
+        self.state = state
+        self.budget = budget
+        self.clock = main.clock
+        # Rule D4 where D3 applies, after `RELAXED_AFTER` positions (the deals decided sooner
+        # do without it): the counted game, asked by every search after each move that
+        # changes it, and the relaxed game (`Relaxed`), searched from the start,
+        # `RELAXED_SHARE` times the main search's slice a round.
+        self.counted = Counted(state, self.clock) if main.stuck_on and fits(state) else None
+        self.relaxed = Relaxed(self.counted) if self.counted is not None else None
+        self.kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
+        self.later: list[Relaxed] = []  # the next window's games of the suits won with this one
+        self.limit = FIRST_SLICE  # the exhaustive search's slice this round
+        self.share = 0  # the positions left this round for nested rollouts, beams and probes
+        self.rooting = False  # this round, the probes' share goes to the relaxed game instead
+        self.seed = 0
+        self.beams_run = 0
+        self.credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
+        self.runs = 0
+        self.owed = 0  # the same for nested rollouts
+        self.split: Split | None = None
+        self.split_owed = 0  # the same for the frontier search
+        self.main_bytes = 0  # the main search's tables (and the frontier search's), held
+
+    def round(self) -> tuple[Verdict, list[IMove], str] | None:
+        """One round: each part its turn; an answer, or None."""
+        main, clock = self.main, self.clock
+        held = self.split.held() if self.split is not None else 0  # the frontier search's
         # the main search counts its own tables, not rule D4's
-        clock.extra_bytes = _d4_bytes(counted, relaxed, kept) + held
+        clock.extra_bytes = self._d4_bytes() + held
         # While games with a suit kept are left, they take the exhaustive search's turn
-        kept_turn = bool(kept) and clock.nodes >= KEPT_AFTER
+        kept_turn = bool(self.kept) and clock.nodes >= KEPT_AFTER
         if not kept_turn:
-            verdict = main.steps(limit)
+            verdict = main.steps(self.limit)
             if verdict is not None:
                 return verdict
-        spent = 0
         # the main search's tables, held while the others run
-        main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes + held
-        clock.extra_bytes = main_bytes
-        if counted is not None and main.counted is None and clock.nodes >= RELAXED_AFTER:
+        self.main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes + held
+        clock.extra_bytes = self.main_bytes
+        verdict = self._relaxed_turn() or (self._kept_turn() if kept_turn else None)
+        if verdict is not None:
+            return verdict
+        clock.extra_bytes = self.main_bytes + self._d4_bytes()
+        late = clock.nodes >= LATE_AFTER
+        self.share = 0 if self.rooting else self.limit * LATE_PROBES if late else self.limit
+        if self.split is None and self.counted is not None and clock.nodes >= SPLIT_AFTER:
+            self.split = Split(self.state, self.budget, clock)
+        return (self._split_turn(held) or self._nested_turn() or self._beam_turn()
+                or self._probes(late))
+
+    def _relaxed_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """Rule D4: the counted game's start asked once, then the relaxed game's turn."""
+        main, counted = self.main, self.counted
+        if counted is not None and main.counted is None and self.clock.nodes >= RELAXED_AFTER:
             if counted.ask(counted.start, QUESTION_LIMIT) == 0:
                 return "unsolvable", [], "dead end (rule D4) at the start"
             main.counted = counted
+        relaxed = self.relaxed
         # A won counted game is found in a few positions, a lost one only once its every
         # position is searched: one still undecided at the start this late is most likely
         # lost, and the probes' share goes to proving it.
-        rooting = relaxed is not None and not relaxed.rooted and clock.nodes >= LATE_AFTER
+        self.rooting = (relaxed is not None and not relaxed.rooted
+                        and self.clock.nodes >= LATE_AFTER)
         if relaxed is not None and main.counted is not None:
-            rv = relaxed.steps(limit * (RELAXED_SHARE + (LATE_PROBES if rooting else 0)))
+            rv = relaxed.steps(self.limit * (RELAXED_SHARE + (LATE_PROBES if self.rooting else 0)))
             if rv == "lost":
                 return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
             if rv == "won":
-                kept = [Relaxed(relaxed.counted, suit, WINDOWS[0]) for suit in range(4)]
-                relaxed = None  # it proves nothing: its memory goes back to the others
-        if kept_turn:
-            # each in turn (counting its own table and the counted memo, and the others'
-            # tables here); one that outgrows its part of the memory is dropped
-            allowed = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
-            for game in list(kept):
-                clock.extra_bytes = main_bytes + sum(g.table() for g in kept if g is not game)
-                kv = game.steps(limit // len(kept))
-                if kv == "lost":
-                    within = (f" within {game.window} ranks of their pile"
-                              if game.window < KING else "")
-                    return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
-                                              f"{SUIT_NAMES[game.kept]} kept{within} is lost")
-                if kv == "won" and game.window < WINDOWS[-1]:
-                    wider = WINDOWS[WINDOWS.index(game.window) + 1]
-                    later.append(Relaxed(game.counted, game.kept, wider))
-                if kv == "won" or allowed is not None and game.table() > allowed:
-                    kept.remove(game)
-            if not kept:  # every game of this window is decided: the won ones go on wider
-                kept, later = later, []
-        clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
-        late = clock.nodes >= LATE_AFTER
-        share = 0 if rooting else limit * LATE_PROBES if late else limit
-        if split is None and counted is not None and clock.nodes >= SPLIT_AFTER:
-            split = Split(state, budget, clock)
-        if split is not None and not split.done():
-            split_owed += limit * SPLIT_SHARE // 2
-            # it counts its own tables (`Split.held`), the others' are `extra_bytes`
-            clock.extra_bytes = main_bytes - held + _d4_bytes(counted, relaxed, kept)
-            while split_owed > 0 and not split.done():
-                before = clock.nodes
-                sv = split.step()
-                split_owed -= clock.nodes - before
-                if sv is not None:
-                    return sv
-            main_bytes += split.held() - held  # its tables as they are now, while others run
-            clock.extra_bytes = main_bytes + _d4_bytes(counted, relaxed, kept)
-        if clock.nodes >= NESTED_AFTER:
-            part = share // 2
-            share -= part
-            owed += part
-            while owed > 0:
-                runs += 1
-                before = clock.nodes
-                nv = nested(state, budget, clock, runs, before + NESTED_CAP, main.counted)
-                owed -= clock.nodes - before
-                if nv is not None:
-                    return nv
-        if clock.nodes >= BEAM_AFTER:
-            part = share // 4
-            share -= part
-            credit += part // BEAM_COST
-            if credit > 0:  # the next beam, twice as wide as the last
-                width = BEAM_FIRST << beams_run
-                beams_run += 1
-                before = clock.nodes
-                bv = beam(state, budget, clock, width, beams_run, before + width * BEAM_CAP)
-                credit -= clock.nodes - before
-                if bv is not None:
-                    return bv
-        while spent < share:
-            seed += 1
-            size = min(share - spent, PROBE_UNIT * luby(seed))
+                self.kept = [Relaxed(relaxed.counted, suit, WINDOWS[0]) for suit in range(4)]
+                self.relaxed = None  # it proves nothing: its memory goes back to the others
+        return None
+
+    def _kept_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """The relaxed games with a suit kept, each in turn (counting its own table and the
+        counted memo, and the others' tables here); one that outgrows its part of the memory
+        is dropped."""
+        kept = self.kept
+        max_bytes = self.clock.max_bytes
+        allowed = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
+        for game in list(kept):
+            self.clock.extra_bytes = self.main_bytes + sum(g.table() for g in kept
+                                                           if g is not game)
+            kv = game.steps(self.limit // len(kept))
+            if kv == "lost":
+                within = (f" within {game.window} ranks of their pile"
+                          if game.window < KING else "")
+                return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
+                                          f"{SUIT_NAMES[game.kept]} kept{within} is lost")
+            if kv == "won" and game.window < WINDOWS[-1]:
+                wider = WINDOWS[WINDOWS.index(game.window) + 1]
+                self.later.append(Relaxed(game.counted, game.kept, wider))
+            if kv == "won" or allowed is not None and game.table() > allowed:
+                kept.remove(game)
+        if not kept:  # every game of this window is decided: the won ones go on wider
+            self.kept, self.later = self.later, []
+        return None
+
+    def _split_turn(self, held: int) -> tuple[Verdict, list[IMove], str] | None:
+        """The frontier search's turn, `SPLIT_SHARE` halves of the slice on top."""
+        split, clock = self.split, self.clock
+        if split is None or split.done():
+            return None
+        self.split_owed += self.limit * SPLIT_SHARE // 2
+        # it counts its own tables (`Split.held`), the others' are `extra_bytes`
+        clock.extra_bytes = self.main_bytes - held + self._d4_bytes()
+        while self.split_owed > 0 and not split.done():
+            before = clock.nodes
+            sv = split.step()
+            self.split_owed -= clock.nodes - before
+            if sv is not None:
+                return sv
+        self.main_bytes += split.held() - held  # its tables as they are now, while others run
+        clock.extra_bytes = self.main_bytes + self._d4_bytes()
+        return None
+
+    def _nested_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """Nested rollouts, half the probes' share."""
+        clock = self.clock
+        if clock.nodes < NESTED_AFTER:
+            return None
+        part = self.share // 2
+        self.share -= part
+        self.owed += part
+        while self.owed > 0:
+            self.runs += 1
+            before = clock.nodes
+            nv = nested(self.state, self.budget, clock, self.runs, before + NESTED_CAP,
+                        self.main.counted)
+            self.owed -= clock.nodes - before
+            if nv is not None:
+                return nv
+        return None
+
+    def _beam_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """The next beam, twice as wide as the last, a quarter of what the probes have left."""
+        clock = self.clock
+        if clock.nodes < BEAM_AFTER:
+            return None
+        part = self.share // 4
+        self.share -= part
+        self.credit += part // BEAM_COST
+        if self.credit > 0:
+            width = BEAM_FIRST << self.beams_run
+            self.beams_run += 1
+            before = clock.nodes
+            bv = beam(self.state, self.budget, clock, width, self.beams_run,
+                      before + width * BEAM_CAP)
+            self.credit -= clock.nodes - before
+            if bv is not None:
+                return bv
+        return None
+
+    def _probes(self, late: bool) -> tuple[Verdict, list[IMove], str] | None:
+        """The probes, the rest of the share: each `PROBE_UNIT` times the next term of Luby's
+        sequence long, unguided when ``late`` and every second one after `UNGUIDED_AFTER`."""
+        spent = 0
+        while spent < self.share:
+            self.seed += 1
+            size = min(self.share - spent, PROBE_UNIT * luby(self.seed))
             spent += size
-            probe = _Search(state, budget, probe=True)
-            probe.clock = clock
-            probe.counted = main.counted
+            probe = _Search(self.state, self.budget, probe=True)
+            probe.clock = self.clock
+            probe.counted = self.main.counted
             probe.noise = PROBE_NOISE
-            if late or (seed % 2 == 0 and clock.nodes >= UNGUIDED_AFTER):
+            if late or (self.seed % 2 == 0 and self.clock.nodes >= UNGUIDED_AFTER):
                 probe.weight = 0
-            probe.rng = random.Random(seed)
+            probe.rng = random.Random(self.seed)
             pv = probe.start()
             if pv is None:
                 pv = probe.steps(size)
             if pv is not None and pv[0] == "solved":
                 return pv
-        limit = int(limit * 1.5)
+        return None
 
-
-
-def _d4_bytes(counted: Counted | None, relaxed: Relaxed | None, kept: list[Relaxed]) -> int:
-    """The memory rule D4's games hold: the counted memo, the relaxed search's table while it
-    runs, and the tables of the games with a suit kept."""
-    own = relaxed.held() if relaxed is not None else counted.held() if counted is not None else 0
-    return own + sum(game.table() for game in kept)
-
+    def _d4_bytes(self) -> int:
+        """The memory rule D4's games hold: the counted memo, the relaxed search's table while
+        it runs, and the tables of the games with a suit kept."""
+        relaxed, counted = self.relaxed, self.counted
+        own = (relaxed.held() if relaxed is not None
+               else counted.held() if counted is not None else 0)
+        return own + sum(game.table() for game in self.kept)
 
 
 def luby(i: int) -> int:
