@@ -115,6 +115,11 @@ class DeadEnds(Ordering):
             return True
         if start in free:
             return False
+        return self._never_uncovers(start, known, free)
+
+    def _never_uncovers(self, start: bytes, known: set[bytes], free: set[bytes]) -> bool:
+        """`stuck`'s search from ``start`` (sorted marked columns, joined): True if no card
+        that may go home is ever uncovered. Adds what it proves to ``known`` and ``free``."""
         parent: dict[bytes, bytes] = {start: start}
         stack = [start]
         n: i64 = 0

@@ -74,7 +74,8 @@ def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], byte
 
 
 
-def _code(rank: int, suit: int) -> int:
+def code_suit(rank: int, suit: int) -> int:
+    """Every card its own code."""
     return rank * 4 + suit
 
 
@@ -86,6 +87,16 @@ def _code_rank(rank: int, suit: int) -> int:
 def _code_colour(rank: int, suit: int) -> int:
     """Foundations by rank and building by colour: only the colour is read."""
     return rank * 4 + (2 if suit >= 2 else 0)
+
+
+def coder(rank_found: bool, build: str) -> Callable[[int, int], int]:
+    """The coding of cards for a game: suits nobody reads are dropped from the codes, so
+    positions that differ only there share a key."""
+    if rank_found and build == "rank":
+        return _code_rank
+    if rank_found and build == "alternate":
+        return _code_colour
+    return code_suit
 
 
 

@@ -9,8 +9,6 @@ automatically (`Position.safe_home`, rules S1-S4 of docs/solver.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from librt.vecs import append, pop, vec
 from mypy_extensions import i64, u8
 
@@ -26,13 +24,27 @@ from .encoding import (
     NOWHERE,
     ONE_CARD,
     Snapshot,
-    _code,
-    _code_colour,
-    _code_rank,
     _entry,
     _packing,
+    code_suit,
+    coder,
 )
 from .tuning import BEAM_OUT, BEAM_PACKED, BEAM_TRAPPED
+
+
+def _foundations(state: PackerState,
+                 by_rank: bool) -> tuple[vec[i64], vec[i64], vec[i64], vec[i64]]:
+    piles = state.foundations
+    heights = vec[i64]([len(piles[s]) for s in range(4)])
+    aces = vec[i64]([piles[s][-1].rank if piles[s] else 0 for s in range(4)])
+    kings = vec[i64]([piles[4 + s][-1].rank if len(piles) > 4 and piles[4 + s] else 14
+                      for s in range(4)])
+    home = vec[i64]([4] + [0] * 14)
+    if by_rank:
+        for pile in piles:
+            for c in pile:
+                home[c.rank] += 1
+    return heights, aces, kings, home
 
 
 class Position:
@@ -49,28 +61,15 @@ class Position:
         self.sequences = v.move_sequences
         self.space = v.space
         self.build = v.build
-        # Suits nobody reads are dropped from the codes, so equal positions share a key.
-        enc: Callable[[int, int], int] = _code
-        if self.rank_found and v.build == "rank":
-            enc = _code_rank
-        elif self.rank_found and v.build == "alternate":
-            enc = _code_colour
+        enc = coder(self.rank_found, v.build)
         self.cols = vec[bytes]([bytes(enc(c.rank, c.suit) for c in col) for col in state.columns])
         self.hid = vec[i64](list(state.hidden) if v.move_sequences else [0] * self.ncols)
-        # Foundations: suit heights, rank counts, or Bisley's ace tops and king bottoms.
-        piles = state.foundations
-        self.fh: vec[i64] = vec[i64]([len(piles[s]) for s in range(4)])
-        self.fa = vec[i64]([piles[s][-1].rank if piles[s] else 0 for s in range(4)])
-        self.fk = vec[i64]([piles[4 + s][-1].rank if len(piles) > 4 and piles[4 + s] else 14
-                            for s in range(4)])
-        self.home = vec[i64]([4] + [0] * 14)  # rank foundations: cards of each rank home
-        if self.rank_found:
-            for pile in piles:
-                for c in pile:
-                    self.home[c.rank] += 1
+        # Foundations: suit heights (fh), Bisley's ace tops (fa) and king bottoms (fk), and
+        # for foundations by rank how many cards of each rank are home (home)
+        self.fh, self.fa, self.fk, self.home = _foundations(state, self.rank_found)
         self.tt: set[bytes] = set()  # the positions searched (`search._Search`)
         self.key_size = 0  # `key_bytes` of the largest key (`start`)
-        self.unique = enc is _code  # every card its own code: `key` may use `where`
+        self.unique = enc is code_suit  # every card its own code: `key` may use `where`
         # hosts[code * HOST_STRIDE]: how many codes a card may be packed onto, then the codes;
         # pack_ok[card * 64 + target]: 1 if card packs onto target (the same as a table);
         # place[card * 64 + under]: `where`'s value for card lying on under. Made once per

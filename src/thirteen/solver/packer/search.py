@@ -61,8 +61,7 @@ class _Search(DeadEnds):
         stack = self.stack
         every: i64 = clock.every
         dead_check = self.dead_check
-        stuck_on = self.stuck_on
-        counted_on = self.counted is not None
+        late_cuts = self.stuck_on or self.counted is not None  # rules D3 and D4
         auto_on = self.auto_on
         cols = self.cols
         nodes: i64 = clock.nodes  # a local, written back before `check` and on leaving
@@ -72,11 +71,7 @@ class _Search(DeadEnds):
             top = len(self.pos) - 1
             i = self.pos[top]
             if i == len(level):
-                stack.pop()
-                self.pos, _ = pop(self.pos)
-                if len(self.marks):
-                    self.marks, mark = pop(self.marks)
-                    self.take_back(mark)
+                self._back_up()
                 continue
             self.pos[top] = i + 1
             m = level[i]
@@ -107,24 +102,9 @@ class _Search(DeadEnds):
             if dead_check and self.dead():
                 self.take_back(mark)
                 continue
-            # Rules D3 and D4, where the answer may differ from the parent's (`changed`):
-            # any other move can be undone, so the position reaches what its parent
-            # reaches, and asking would repeat the parent's answer (not cut, so not lost).
-            late_d3 = stuck_on and nodes >= STUCK_AFTER
-            changed = (late_d3 or counted_on) and self.changed(m, mark)
-            if late_d3 and changed:
-                before = self.stuck_nodes
-                cut = self.stuck()
-                if self.stuck_nodes != before:
-                    nodes += self.stuck_nodes - before
-                    clock.nodes = nodes
-                    clock.check(table_bytes(tt, self.key_size, every) + self.stuck_bytes)
-                if cut:
-                    self.take_back(mark)
-                    continue
-            if counted_on and changed:
+            if late_cuts:
                 clock.nodes = nodes
-                cut = self.hopeless()
+                cut = self._late_cut(m, mark)
                 nodes = clock.nodes
                 if cut:
                     self.take_back(mark)
@@ -138,3 +118,30 @@ class _Search(DeadEnds):
         clock.nodes = nodes
         return "unsolvable", [], "search space exhausted"
 
+    def _back_up(self) -> None:
+        """Leave a level whose every move was tried: take its move back."""
+        self.stack.pop()
+        self.pos, _ = pop(self.pos)
+        if len(self.marks):
+            self.marks, mark = pop(self.marks)
+            self.take_back(mark)
+
+    def _late_cut(self, m: i64, mark: i64) -> bool:
+        """Whether rule D3 (late in the search) or D4 cuts the position after move ``m``
+        (played from trail length ``mark``), asked only where the answer may differ from the
+        parent's (`changed`): any other move can be undone, so the position reaches what its
+        parent reaches, and asking would repeat the parent's answer (not cut, so not lost).
+        Rule D3's positions are counted on the clock."""
+        clock = self.clock
+        late_d3 = self.stuck_on and clock.nodes >= STUCK_AFTER
+        if not ((late_d3 or self.counted is not None) and self.changed(m, mark)):
+            return False
+        if late_d3:
+            before = self.stuck_nodes
+            cut = self.stuck()
+            if self.stuck_nodes != before:
+                clock.nodes += self.stuck_nodes - before
+                clock.check(table_bytes(self.tt, self.key_size, clock.every) + self.stuck_bytes)
+            if cut:
+                return True
+        return self.counted is not None and self.hopeless()
