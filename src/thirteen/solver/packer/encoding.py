@@ -1,7 +1,7 @@
 """How the packer search codes its positions and moves: a card is one byte, ``rank * 4 + suit``
 (suits nobody reads dropped, `_code_rank`, `_code_colour`), a column a ``bytes`` of them,
-bottom card first; a move is one int that sorts as (score, move) does (`_entry`), so move lists
-and the trail of played moves hold no tuples; `_packing` tables which card packs onto which.
+bottom card first; a move is one int that sorts as (score, move) does (`entry`), so move lists
+and the trail of played moves hold no tuples; `packing` tables which card packs onto which.
 """
 
 from __future__ import annotations
@@ -11,9 +11,6 @@ from typing import Final
 
 from librt.vecs import vec
 from mypy_extensions import i64
-
-from ...moves import Move, Place
-from ...packer import PackerState
 
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
@@ -27,16 +24,16 @@ ONE_CARD: Final = [bytes([c]) for c in range(64)]  # each code as a one-card byt
 Snapshot = tuple[tuple[bytes, ...], bytes, bytes]  # `_Search.snapshot`
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
 # A source below zero is a worry-back: the top of suit ``-1 - source``'s foundation.
-# Inside the search a move is one int, `_entry`'s low `MOVE_BITS` (`unpack` reads it), so that
+# Inside the search a move is one int, `entry`'s low `MOVE_BITS` (`unpack` reads it), so that
 # move lists and the trail of played moves hold no tuples: a trail record is the move, the
 # source's old face-down count and, for a move home, the card (`_Search.do`).
 
 
 _PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[vec[i64], bytes, bytes]] = {}
-HOST_STRIDE: Final = 5  # `_packing`'s hosts: per code, how many hosts, then up to four
+HOST_STRIDE: Final = 5  # `packing`'s hosts: per code, how many hosts, then up to four
 
 
-def _packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], bytes, bytes]:
+def packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], bytes, bytes]:
     """`_Search.hosts`, `_Search.pack_ok` and `_Search.place` for a way of building and of
     coding cards."""
     known = _PACKING.get((build, enc))
@@ -104,36 +101,17 @@ MOVE_BITS: Final = 13
 MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 
 
-def _entry(score: i64, src: i64, dst: i64, n: i64) -> i64:
+def entry(score: i64, src: i64, dst: i64, n: i64) -> i64:
     """A move and its score packed in one int that sorts as (score, move) does."""
     return score << MOVE_BITS | (src + 4) << 8 | (dst + 2) << 4 | n
 
 
 def unpack(m: int) -> IMove:
-    """The (source, target, count) of an `_entry` or a trail record."""
+    """The (source, target, count) of an `entry` or a trail record."""
     return (m >> 8 & 31) - 4, (m >> 4 & 15) - 2, m & 15
 
 
-
-def to_engine_moves(state: PackerState, moves: list[IMove]) -> tuple[Move, ...]:
-    """Internal moves in the engine's notation."""
-    out = []
-    for src, dst, n in moves:
-        if src < 0:
-            out.append(Move(Place("fs", -1 - src), Place("c", dst)))
-            continue
-        source = Place("c", src)
-        if dst >= 0:
-            out.append(Move(source, Place("c", dst), n))
-        elif state.variant.kings_down:
-            out.append(Move(source, Place("fa" if dst == FOUNDATION else "fk")))
-        else:
-            out.append(Move(source, Place("f")))
-    return tuple(out)
-
-
-
-def _sort(v: vec[i64]) -> None:
+def sort_moves(v: vec[i64]) -> None:
     """Sort a short list of moves in place (compiled, an insertion sort of native ints
     beats sorting boxed ones)."""
     for k in range(1, len(v)):

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Iterator
 from ...moves import Move, Place
 from ...packer import PackerState
 from ..common import Budget, Clock, OutOfBudget, Result, table_bytes
-from .encoding import FOUNDATION, IMove, _entry, unpack
+from .encoding import FOUNDATION, IMove, entry, unpack
 from .search import _Search
 from .tuning import ENGINE_KEY_BYTES
 
@@ -42,13 +42,13 @@ def shortcut(state: PackerState, moves: list[IMove]) -> list[IMove]:
     search = _Search(state, Budget(None, None, None))
     where = {search.exact(): 0}
     for k, move in enumerate(moves):
-        search.do(_entry(0, *move))
+        search.do(entry(0, *move))
         where[search.exact()] = k + 1
     search = _Search(state, Budget(None, None, None))
     out: list[IMove] = []
     i = 0
     while i < len(moves):
-        best, step = i + 1, _entry(0, *moves[i])
+        best, step = i + 1, entry(0, *moves[i])
         for m in search.moves():
             record = search.do(m)
             j = where.get(search.exact(), -1)

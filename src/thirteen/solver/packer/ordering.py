@@ -13,7 +13,7 @@ from mypy_extensions import i64
 
 from ...packer import PackerState
 from ..common import Budget
-from .encoding import FOUNDATION, HOST_STRIDE, KING_PILE, MOVE_BITS, NOWHERE, _entry, _sort
+from .encoding import FOUNDATION, HOST_STRIDE, KING_PILE, MOVE_BITS, NOWHERE, entry, sort_moves
 from .position import Position
 from .tuning import HOME_SCORE, RUN_CARD, SPACE_PENALTY, SPLIT_PENALTY, URGENCY, WORRY_SCORE
 
@@ -35,10 +35,10 @@ class Ordering(Position):
         self._urg: vec[i64] = vec[i64]([0] * self.ncols)
 
     def moves(self) -> vec[i64]:
-        """Candidate moves as `_entry` ints, best first (safe moves home are already played)."""
+        """Candidate moves as `entry` ints, best first (safe moves home are already played)."""
         cols = self.cols
         ncols = self.ncols
-        out = vec[i64](capacity=48)  # `_entry` ints: score and move in one, so sorting is cheap
+        out = vec[i64](capacity=48)  # `entry` ints: score and move in one, so sorting is cheap
         urgency = self._urgencies() if self.weight else self._urg  # unguided: not read
         first_space = -1
         for j in range(ncols):
@@ -63,9 +63,9 @@ class Ordering(Position):
             c: i64 = col[-1]
             t = self.home_target(c)
             if t != NOWHERE:
-                out = append(out, _entry(HOME_SCORE, i, t, 1))
+                out = append(out, entry(HOME_SCORE, i, t, 1))
                 if self.bisley and t == FOUNDATION and self.fk[c & 3] == (c >> 2) + 1:
-                    out = append(out, _entry(HOME_SCORE, i, KING_PILE, 1))
+                    out = append(out, entry(HOME_SCORE, i, KING_PILE, 1))
             lone = len(col) == 1
             if not self.sequences:
                 if lone and (lone_still or (kings_only and c >> 2 == 13)):
@@ -74,7 +74,7 @@ class Ordering(Position):
                 out = self._packs(c, i, 1, ui, urgency, out)
                 if first_space >= 0 and not lone and (
                         space == "any" or (kings_only and c >> 2 == 13)):
-                    out = append(out, _entry(ui + SPACE_PENALTY, i, first_space, 1))
+                    out = append(out, entry(ui + SPACE_PENALTY, i, first_space, 1))
             else:
                 run = self.run_length(i)
                 ui = self.weight * urgency[i]
@@ -82,7 +82,7 @@ class Ordering(Position):
                     split = SPLIT_PENALTY if n < run else 0
                     out = self._packs(col[-n], i, n, ui + RUN_CARD * n + split, urgency, out)
                     if first_space >= 0 and n < len(col) and space == "any":
-                        out = append(out, _entry(ui + SPACE_PENALTY + RUN_CARD * n, i,
+                        out = append(out, entry(ui + SPACE_PENALTY + RUN_CARD * n, i,
                                                  first_space, n))
         for j in range(ncols):
             if len(cols[j]):
@@ -94,7 +94,7 @@ class Ordering(Position):
             noise = float(self.noise)
             for k in range(len(out)):
                 out[k] += int(noise * rnd()) << MOVE_BITS
-        _sort(out)
+        sort_moves(out)
         return out
 
     def _packs(self, card: i64, i: i64, n: i64, score: i64, urgency: vec[i64],
@@ -111,7 +111,7 @@ class Ordering(Position):
             j = on_top[hosts[k]] - 1
             while j >= 0:
                 if j != i:
-                    out = append(out, _entry(score - weight * urgency[j], i, j, n))
+                    out = append(out, entry(score - weight * urgency[j], i, j, n))
                 j = next_top[j] - 1
         return out
 
@@ -141,9 +141,9 @@ class Ordering(Position):
                 cj = cols[j]
                 if len(cj):
                     if self.pack_ok[card * 64 + cj[-1]]:
-                        out = append(out, _entry(WORRY_SCORE, -1 - s, j, 1))
+                        out = append(out, entry(WORRY_SCORE, -1 - s, j, 1))
                 elif j == first_space and (space == "any" or (space == "kings" and r == 13)):
-                    out = append(out, _entry(WORRY_SCORE + SPACE_PENALTY, -1 - s, j, 1))
+                    out = append(out, entry(WORRY_SCORE + SPACE_PENALTY, -1 - s, j, 1))
         return out
 
     def run_length(self, i: i64) -> i64:

@@ -24,10 +24,10 @@ from .encoding import (
     NOWHERE,
     ONE_CARD,
     Snapshot,
-    _entry,
-    _packing,
     code_suit,
     coder,
+    entry,
+    packing,
 )
 from .tuning import BEAM_OUT, BEAM_PACKED, BEAM_TRAPPED
 
@@ -74,7 +74,7 @@ class Position:
         # pack_ok[card * 64 + target]: 1 if card packs onto target (the same as a table);
         # place[card * 64 + under]: `where`'s value for card lying on under. Made once per
         # rule set: probes are many.
-        self.hosts, self.pack_ok, self.place = _packing(v.build, enc)
+        self.hosts, self.pack_ok, self.place = packing(v.build, enc)
         # where: four bits a card code (two codes a byte) saying where it lies: 1-4 on the
         # first to fourth of its hosts, 5 home (or not in the deck), 6 at the bottom of a
         # column, 0 on any other card, which can only be the card it lay on at the start
@@ -147,7 +147,7 @@ class Position:
 
     # ---- making and taking back moves -----------------------------------------------------
     def do(self, m: i64) -> i64:
-        """Play move ``m`` (an `_entry`); returns its record for `undo`: the move, the
+        """Play move ``m`` (an `entry`); returns its record for `undo`: the move, the
         source's old face-down count and the card a move home takes."""
         src = (m >> 8 & 31) - 4
         dst = (m >> 4 & 15) - 2
@@ -279,7 +279,7 @@ class Position:
                     card = col[-1]
                     t = self.safe_home(card)
                     if t != NOWHERE:
-                        self.trail = append(self.trail, self.do(_entry(0, i, t, 1)))
+                        self.trail = append(self.trail, self.do(entry(0, i, t, 1)))
                         again = True
 
     def take_back(self, mark: i64) -> None:

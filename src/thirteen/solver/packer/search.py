@@ -24,7 +24,7 @@ class _Search(DeadEnds):
     def __init__(self, state: PackerState, budget: Budget, probe: bool = False) -> None:
         super().__init__(state, budget, probe)
         self.prefix: list[IMove] = []
-        # The depth-first search: each level's moves (`_entry` ints, best first) and the index
+        # The depth-first search: each level's moves (`entry` ints, best first) and the index
         # of the next to try, and where each level's records start on the trail.
         self.stack: list[vec[i64]] = []
         self.pos = vec[i64]()

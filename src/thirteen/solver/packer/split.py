@@ -123,6 +123,21 @@ class Split:
             self.open.append(((len(self.lost) - known) * 1000 // max(met, 1), i))
         return None
 
+    def _enter(self, i: int) -> bytes:
+        """Load frontier position ``i``: its key, or empty if it is known or proved lost."""
+        s = self.search
+        s.load(self.frontier[i])
+        root = s.key()
+        if hash(root) in self.lost:
+            return b""
+        before = s.stuck_nodes  # rule D3 here only: inside, it costs more than it cuts
+        cut = s.dead() or (s.stuck_on and s.stuck()) or s.hopeless()
+        s.clock.nodes += s.stuck_nodes - before
+        if cut:
+            self.lost.add(hash(root))
+            return b""
+        return root
+
     def _search(self, i: int) -> tuple[Verdict, list[IMove], str] | None:
         """Depth-first from frontier position ``i`` for at most `cap` new positions, adding
         each component that closes to `lost` (Tarjan: ``low`` holds, for each level, the
@@ -131,15 +146,8 @@ class Split:
         s = self.search
         clock = s.clock
         lost = self.lost
-        s.load(self.frontier[i])
-        root = s.key()
-        if hash(root) in lost:
-            return None
-        before = s.stuck_nodes  # rule D3 here only: inside, it costs more than it cuts
-        cut = s.dead() or (s.stuck_on and s.stuck()) or s.hopeless()
-        clock.nodes += s.stuck_nodes - before
-        if cut:
-            lost.add(hash(root))
+        root = self._enter(i)
+        if not root:
             return None
         index: dict[bytes, i64] = {root: 0}
         tarjan = [root]  # the positions whose component is still open, in index order
@@ -161,12 +169,7 @@ class Split:
                 marks, mark = pop(marks)
                 here = path.pop()
                 if least == index[here]:
-                    while True:  # its component closes without a win: all of it is lost
-                        k = tarjan.pop()
-                        lost.add(hash(k))
-                        index[k] = -1
-                        if k is here:
-                            break
+                    _close(here, tarjan, index, lost)
                 elif least < low[top - 1]:
                     low[top - 1] = least
                 s.take_back(mark)
@@ -211,3 +214,13 @@ class Split:
                 return None
         return None
 
+
+def _close(here: bytes, tarjan: list[bytes], index: dict[bytes, i64], lost: set[int]) -> None:
+    """The component of ``here`` closes without a win: all of it is lost (its positions are
+    the top of ``tarjan`` down to ``here``)."""
+    while True:
+        k = tarjan.pop()
+        lost.add(hash(k))
+        index[k] = -1
+        if k is here:
+            break
