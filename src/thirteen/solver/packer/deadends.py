@@ -31,7 +31,7 @@ class DeadEnds(Ordering):
         self.stuck_bytes: i64 = 0
         self.stuck_nodes: i64 = 0  # the positions its searches took
         self.stuck_on = self.dead_check and self.space == "none" and not probe  # D3: exhaustive
-        # Rule D4 (`hopeless`): the deal's counted game, shared by its searches (`portfolio`)
+        # Rule D4 (`hopeless`): the deal's counted game, shared by its searches (`schedule`)
         self.counted: Counted | None = None
 
     def dead(self) -> bool:

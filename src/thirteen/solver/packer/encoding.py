@@ -15,18 +15,18 @@ from mypy_extensions import i64
 # Module constants are Final: mypyc compiles them in instead of a dictionary look-up per use.
 FOUNDATION: Final = -1  # internal move target: the suit (or rank, or Bisley ace) foundation
 KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's suit
-NOWHERE: Final = 0  # `_Search.home_target`: the card may not go home now
-BOTTOM: Final = 60  # `_Search._put`: the card lies at the bottom of its column
-HOME: Final = 61  # `_Search._put`: the card is home (codes go up to 55)
+NOWHERE: Final = 0  # `Position.home_target`: the card may not go home now
+BOTTOM: Final = 60  # `Position._put`: the card lies at the bottom of its column
+HOME: Final = 61  # `Position._put`: the card is home (codes go up to 55)
 ONE_CARD: Final = [bytes([c]) for c in range(64)]  # each code as a one-card bytes, made once
 
 
-Snapshot = tuple[tuple[bytes, ...], bytes, bytes]  # `_Search.snapshot`
+Snapshot = tuple[tuple[bytes, ...], bytes, bytes]  # `Position.snapshot`
 IMove = tuple[int, int, int]  # (source, target column or FOUNDATION/KING_PILE, count)
 # A source below zero is a worry-back: the top of suit ``-1 - source``'s foundation.
 # Inside the search a move is one int, `entry`'s low `MOVE_BITS` (`unpack` reads it), so that
 # move lists and the trail of played moves hold no tuples: a trail record is the move, the
-# source's old face-down count and, for a move home, the card (`_Search.do`).
+# source's old face-down count and, for a move home, the card (`Position.do`).
 
 
 _PACKING: dict[tuple[str, Callable[[int, int], int]], tuple[vec[i64], bytes, bytes]] = {}
@@ -34,7 +34,7 @@ HOST_STRIDE: Final = 5  # `packing`'s hosts: per code, how many hosts, then up t
 
 
 def packing(build: str, enc: Callable[[int, int], int]) -> tuple[vec[i64], bytes, bytes]:
-    """`_Search.hosts`, `_Search.pack_ok` and `_Search.place` for a way of building and of
+    """`Position.hosts`, `Position.pack_ok` and `Position.place` for a way of building and of
     coding cards."""
     known = _PACKING.get((build, enc))
     if known is not None:

@@ -22,7 +22,7 @@ from .tuning import BEAM_NOISE, BEAM_POSITION_BYTES, PLAYOUT_MOVES, PROBE_NOISE,
 def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int,
          stop: int) -> tuple[Verdict, list[IMove], str] | None:
     """A beam search from ``state``: each layer keeps the ``width`` new positions of best
-    `_Search.value` (ties broken at random by ``seed``) among all moves from the layer
+    `Position.value` (ties broken at random by ``seed``) among all moves from the layer
     before; a dead end (rule D1) is not kept. A solution, or None when the beam dies out
     or has searched ``stop`` positions (counted on ``clock``, checked every ``clock.every``).
     """
