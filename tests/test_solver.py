@@ -370,17 +370,24 @@ def test_the_frontier_search_proves_only_lost_positions_lost() -> None:
     assert lines >= 20 and proofs >= 20
 
 
+def patch_packer(monkeypatch: pytest.MonkeyPatch, name: str, value: object) -> None:
+    """Set ``name`` in every module of the packer search that reads it (each module binds the
+    names it imports)."""
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("thirteen.solver.packer") and hasattr(module, name):
+            monkeypatch.setattr(module, name, value)
+
+
 def test_the_frontier_search_keeps_only_lost_positions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every position whose hash the frontier search keeps as lost is lost: checked against
     the whole graph of positions reachable from small random positions (the moves the search
     plays, safe moves home after each), in which a position is winnable when it reaches a won
     one. With a frontier one move deep and caps of 5 positions the depth-first searches, not
     the breadth-first layout, do the work, and close components while others are open."""
-    from thirteen.solver import packer
     from thirteen.solver.packer import _Search
 
-    monkeypatch.setattr(packer, "SPLIT_FRONTIER", 1)
-    monkeypatch.setattr(packer, "SPLIT_FIRST_CAP", 5)
+    patch_packer(monkeypatch, "SPLIT_FRONTIER", 1)
+    patch_packer(monkeypatch, "SPLIT_FIRST_CAP", 5)
     checked = 0
     for seed in range(120):
         rng = random.Random(seed)
@@ -447,9 +454,10 @@ def test_the_frontier_search_lays_out_a_frontier_and_widens_its_cap(
     round searches the positions the one before left open, those whose search proved the
     least of what it met lost first, with `SPLIT_GROWTH` times the cap."""
     from thirteen.solver import packer
+    from thirteen.solver.packer.tuning import SPLIT_GROWTH
 
-    monkeypatch.setattr(packer, "SPLIT_FRONTIER", 50)
-    monkeypatch.setattr(packer, "SPLIT_FIRST_CAP", 200)
+    patch_packer(monkeypatch, "SPLIT_FRONTIER", 50)
+    patch_packer(monkeypatch, "SPLIT_FIRST_CAP", 200)
     state = new_state("good-measure", 214)
     assert isinstance(state, PackerState)
     clock = Clock(Budget())
@@ -462,7 +470,7 @@ def test_the_frontier_search_lays_out_a_frontier_and_widens_its_cap(
     assert 0 < len(left) < len(split.frontier)
     assert left[0][0] < left[-1][0]  # the shares proved lost differ
     split.step()
-    assert split.cap == 200 * packer.SPLIT_GROWTH
+    assert split.cap == 200 * SPLIT_GROWTH
     assert split.alive == [i for _, i in left]
 
 
@@ -556,6 +564,7 @@ def test_an_undecided_counted_start_takes_the_probes_share(
     # the usual threshold probes run before the relaxed search proves that; counted as late
     # from the first round, the probes wait for that question, so none runs before the proof.
     from thirteen.solver import packer
+    from thirteen.solver.packer.tuning import LATE_AFTER
 
     made: list[bool] = []
 
@@ -564,10 +573,10 @@ def test_an_undecided_counted_start_takes_the_probes_share(
             super().__init__(state, budget, probe)
             made.append(probe)
 
-    monkeypatch.setattr(packer, "_Search", Counting)
-    for late_after, probes in ((packer.LATE_AFTER, True), (0, False)):
+    patch_packer(monkeypatch, "_Search", Counting)
+    for late_after, probes in ((LATE_AFTER, True), (0, False)):
         made.clear()
-        monkeypatch.setattr(packer, "LATE_AFTER", late_after)
+        patch_packer(monkeypatch, "LATE_AFTER", late_after)
         result = solve(new_state("bakers-dozen", 477), QUICK)
         assert result.verdict == "unsolvable" and "relaxed game is lost" in result.reason
         assert any(made) == probes
@@ -581,6 +590,8 @@ def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
     # longer runs while any of them is left, and the probes go on; with the usual threshold
     # they do not start yet.
     from thirteen.solver import packer
+    from thirteen.solver.packer.tuning import KEPT_AFTER
+    from thirteen.solver.relaxed import Relaxed
 
     turns: list[str] = []
 
@@ -589,16 +600,16 @@ def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
             turns.append("probe" if self.noise else "exhaustive")
             return super().steps(limit)
 
-    class Kept(packer.Relaxed):
+    class Kept(Relaxed):
         def steps(self, limit: int) -> str:
             turns.append("kept" if self.kept >= 0 else "relaxed")
             return super().steps(limit)
 
-    monkeypatch.setattr(packer, "_Search", Counting)
-    monkeypatch.setattr(packer, "Relaxed", Kept)
-    for kept_after in (packer.KEPT_AFTER, 0):
+    patch_packer(monkeypatch, "_Search", Counting)
+    patch_packer(monkeypatch, "Relaxed", Kept)
+    for kept_after in (KEPT_AFTER, 0):
         turns.clear()
-        monkeypatch.setattr(packer, "KEPT_AFTER", kept_after)
+        patch_packer(monkeypatch, "KEPT_AFTER", kept_after)
         result = solve(new_state("good-measure", 560), Budget(max_nodes=150_000, max_mb=512))
         assert result.verdict == "unknown"
         last = len(turns) - turns[::-1].index("relaxed")
@@ -611,11 +622,11 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
     # Good Measure 505 with those games due from the start: the four suits are tried within
     # 3 ranks of their piles, and, once every one of them is decided, the suits won there
     # within 5, where hearts is lost (the test takes about 17 s in pure Python).
-    from thirteen.solver import packer
+    from thirteen.solver.relaxed import Relaxed
 
     events: list[tuple[str, int, int]] = []  # ("ran" or a verdict, suit, window)
 
-    class Kept(packer.Relaxed):
+    class Kept(Relaxed):
         def steps(self, limit: int) -> str:
             if self.kept >= 0 and ("ran", self.kept, self.window) not in events:
                 events.append(("ran", self.kept, self.window))
@@ -624,8 +635,8 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
                 events.append((verdict, self.kept, self.window))
             return verdict
 
-    monkeypatch.setattr(packer, "Relaxed", Kept)
-    monkeypatch.setattr(packer, "KEPT_AFTER", 0)
+    patch_packer(monkeypatch, "Relaxed", Kept)
+    patch_packer(monkeypatch, "KEPT_AFTER", 0)
     result = solve(new_state("good-measure", 505), Budget(max_nodes=2_000_000, max_mb=1024))
     assert result.verdict == "unsolvable"
     assert "hearts kept within 5 ranks of their pile is lost" in result.reason
@@ -894,16 +905,15 @@ def test_calculation_dead_end_rule() -> None:
 
 
 def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None:
-    """No dead-end rule fires on ``state``, a winnable position: D1 and D2 (on, although D2 is
-    off by default), and where they apply (Baker's Dozen, Good Measure) D3, D4's counted game
-    and, unless ``kept`` is None, the relaxed game and those with each (suit, window) of
-    ``kept`` kept, each for at most 20,000 positions."""
+    """No dead-end rule fires on ``state``, a winnable position: D1, and where they apply
+    (Baker's Dozen, Good Measure) D3, D4's counted game and, unless ``kept`` is None, the
+    relaxed game and those with each (suit, window) of ``kept`` kept, each for at most 20,000
+    positions."""
     from thirteen.solver.packer import _Search
     from thirteen.solver.relaxed import Counted, Relaxed
 
     assert isinstance(state, PackerState)
     search = _Search(state, QUICK)
-    search.strong_dead = True
     assert not search.dead()
     if not search.stuck_on:
         return
@@ -932,7 +942,7 @@ def test_dead_end_rules_never_fire_along_good_measure_214s_winning_line() -> Non
     # and AS home in its first 138 moves, and most first moves lose the deal. Every position
     # on it is winnable. The relaxed games (slow from the early positions in pure Python) on
     # every 20th position, each suit kept in one of the windows.
-    from thirteen.solver.packer import WINDOWS
+    from thirteen.solver.packer.tuning import WINDOWS
 
     moves = (Path(__file__).parent / "data" / "good-measure-214.moves").read_text().split()
     state = new_state("good-measure", 214)
@@ -954,20 +964,23 @@ def _in_fresh_interpreter(build: Path, code: str) -> subprocess.CompletedProcess
                           check=True)
 
 
-WHERE_ARE_THEY = ("import importlib; from thirteen.solver.build import MODULES\n"
-                  "for m in MODULES:\n"
+WHERE_ARE_THEY = ("import importlib; from thirteen.solver.build import NAMES\n"
+                  "for m in NAMES:\n"
                   "    print(importlib.import_module('thirteen.solver.' + m).__file__)")
 
 
 def test_a_compiled_build_is_used_only_when_built_from_this_source(tmp_path: Path) -> None:
     # Stand-ins for the mypyc build: modules of the same names in the build directory.
-    from thirteen.solver.build import SOURCES, STAMP, source_digest
+    from thirteen.solver.build import HERE, SOURCES, STAMP, source_digest
 
     for source in SOURCES:
-        shutil.copy(source, tmp_path)
+        stand_in = tmp_path / source.relative_to(HERE)
+        stand_in.parent.mkdir(exist_ok=True)
+        shutil.copy(source, stand_in)
     (tmp_path / STAMP).write_text(source_digest())
     used = _in_fresh_interpreter(tmp_path, WHERE_ARE_THEY)
-    assert used.stdout.split() == [str(tmp_path.resolve() / s.name) for s in SOURCES]
+    assert used.stdout.split() == [str(tmp_path.resolve() / s.relative_to(HERE))
+                                   for s in SOURCES]
     (tmp_path / STAMP).write_text("0" * 64)  # built from other sources: stale
     stale = _in_fresh_interpreter(tmp_path, WHERE_ARE_THEY)
     assert stale.stdout.split() == [str(s) for s in SOURCES]
@@ -1045,7 +1058,8 @@ def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> No
 def test_probe_solutions_replay_to_a_win(game: str) -> None:
     """A probe's noisy move order finds real wins: its lines replay through the engine."""
     from thirteen.solver.common import OutOfBudget
-    from thirteen.solver.packer import PROBE_NOISE, _Search, to_engine_moves
+    from thirteen.solver.packer import _Search, to_engine_moves
+    from thirteen.solver.packer.tuning import PROBE_NOISE
 
     variant = get_variant(game)
     wins = 0
@@ -1076,7 +1090,8 @@ def assert_finds_a_win(game: str, search: Callable[[PackerState, Clock, int, int
     """``search(state, clock, seed, stop)`` solves one of deals 4, 5 and 7 of ``game``
     within 60,000 positions, with a line (moves home included) that replays through the
     engine to a win; until it does, it stops near the positions it is given."""
-    from thirteen.solver.packer import PLAYOUT_MOVES, to_engine_moves
+    from thirteen.solver.packer import to_engine_moves
+    from thirteen.solver.packer.tuning import PLAYOUT_MOVES
 
     for number in (4, 5, 7):
         state = new_state(get_variant(game), number)
@@ -1108,7 +1123,8 @@ def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
 def test_nested_rollouts_find_wins_and_stop_when_told(game: str) -> None:
     """A nested rollout search (`nested`) finds real wins; on a hard deal it stops within a
     playout of the positions it is given (Good Measure 3: no win in the first thousand)."""
-    from thirteen.solver.packer import PLAYOUT_MOVES, nested
+    from thirteen.solver.packer import nested
+    from thirteen.solver.packer.tuning import PLAYOUT_MOVES
 
     assert_finds_a_win(game, lambda state, clock, seed, stop: nested(
         state, Budget(), clock, seed, stop))

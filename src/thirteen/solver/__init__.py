@@ -3,23 +3,26 @@ or ``unknown`` (a budget ran out), for every game; hints, difficulty and deals p
 it on top.
 
 See docs/solver.md for the search and the argument of safety of every pruning rule.
+
+The search modules (`build.MODULES`) may come from a mypyc build (`thirteen compile-solver`).
+A build lies outside the source tree, in a directory named after the digest of the sources it
+was built from; `build.chosen_dir` finds the one built from this very source (or the one
+``THIRTEEN_COMPILED_SOLVER`` names, or none when it says ``off``). That directory goes first
+on this package's ``__path__`` before any search module is imported, so Python's import
+system loads each of them from the build and every other module from the source.
 """
 
 from __future__ import annotations
 
-from ..calculation import CalcState
-from ..game import State
 from .build import chosen_dir
-from .common import DEFAULT_BUDGET, Budget, Result, Verdict, collector_paused
 
-# The compiled modules (packer with relaxed, calculation, and services which imports it) are
-# imported after this: so they can come from the mypyc build (`thirteen compile-solver`, see
-# .build) when one was built from this very source.
 _build = chosen_dir()
 if _build is not None:
     __path__.insert(0, str(_build.resolve()))
 
-from .calculation import fair_move, fair_play, search_calculation  # noqa: E402
+from .calculation import fair_move, fair_play  # noqa: E402
+from .common import Budget, Result, Verdict  # noqa: E402
+from .dispatch import solve  # noqa: E402
 from .services import (  # noqa: E402
     DEAD_END,
     NO_LINE,
@@ -34,20 +37,6 @@ from .services import (  # noqa: E402
     hint,
     solve_for_me,
 )
-
-
-def solve(state: State, budget: Budget = DEFAULT_BUDGET, shorten: bool = False) -> Result:
-    """Search ``state`` within ``budget``. Hidden cards are searched as known ("thoughtful"):
-    Castles in Spain's face-down cards and the Calculation family's stock order. With
-    ``shorten`` a solved line of the Baker's Dozen family has its detours cut out (a line to
-    read or watch, or a hint; about 1 ms per 100 moves): surveys and benchmarks leave it off."""
-    from .packer import search_packer
-
-    with collector_paused():
-        if isinstance(state, CalcState):
-            return search_calculation(state, budget)
-        return search_packer(state, budget, shorten)
-
 
 __all__ = [
     "DEAD_END", "NO_LINE", "WANTED", "Budget", "Difficulty", "Hint", "Played", "Result", "Verdict",

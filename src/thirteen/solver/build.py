@@ -1,7 +1,8 @@
-"""The compiled solver: `thirteen compile-solver` builds ``solver/packer.py`` (the packer
-search), ``solver/relaxed.py`` (its relaxed game, rule D4), ``solver/calculation.py`` (the
-Calculation family's search and fair player) and ``solver/unwind.py`` (its unwinding game,
-rule R1) with mypyc.
+"""The compiled solver: `thirteen compile-solver` builds the modules of `MODULES` with mypyc,
+as one group, so that calls between them stay native: ``solver/packer/`` (the packer search),
+``solver/relaxed.py`` (its relaxed game, rule D4), ``solver/calculation.py`` (the Calculation
+family's search), ``solver/unwind.py`` (its unwinding game, rule R1) and ``solver/fair.py``
+(its fair player).
 
 The build runs the same searches faster (docs/benchmarks.md). It is kept outside the source
 tree, in a directory named after the digest of the sources it was built from, so a build
@@ -27,8 +28,23 @@ import warnings
 from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
+# The compiled modules of `thirteen.solver`; a package stands for every module in it.
 MODULES = ("packer", "calculation", "relaxed", "unwind")
-SOURCES = tuple(Path(__file__).with_name(f"{m}.py") for m in MODULES)
+HERE = Path(__file__).parent
+
+
+def _sources(module: str) -> list[Path]:
+    path = HERE / module
+    return sorted(path.glob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+
+
+SOURCES = tuple(source for module in MODULES for source in _sources(module))
+# Each compiled module's name under `thirteen.solver`, in the order of `SOURCES`
+NAMES = tuple(".".join(s.relative_to(HERE).with_suffix("").parts).removesuffix(".__init__")
+              for s in SOURCES)
+# mypyc's group: its shared library is ``thirteen/solver/compiled__mypyc``, found where the
+# modules are (a group of several modules is otherwise named by a hash, at the top level)
+GROUP = "thirteen.solver.compiled"
 STAMP = "solver.sha256"
 #: What the build gains, in positions a second of CPU (docs/benchmarks.md, *Our node rate, and
 #: compiling*): 13-17 times for the packer search, 3 for the Calculation family's.
@@ -60,9 +76,8 @@ def chosen_dir() -> Path | None:
     if up_to_date(build):
         return build
     if wanted:
-        warnings.warn(f"{ENV}={wanted} was not built from this {' and '.join(MODULES)}; "
-                      "using the source "
-                      "(run `thirteen compile-solver` again)", stacklevel=3)
+        warnings.warn(f"{ENV}={wanted} was not built from this {', '.join(MODULES)}; "
+                      "using the source (run `thirteen compile-solver` again)", stacklevel=3)
     return None
 
 
@@ -92,10 +107,9 @@ def compile_solver(out: Path | None = None) -> Path:
     """Build the compiled modules with mypyc into ``out`` (default: `default_dir`); returns it.
 
     mypyc writes its modules next to the source it compiles, so it compiles a copy of the
-    package in a temporary directory and only the extension modules are kept. Each module is
-    compiled on its own: together, mypyc would put their shared code in a top-level module,
-    which a directory on ``thirteen.solver.__path__`` cannot provide. PYTHONPATH is dropped
-    because mypy would then find this package's dependencies without their stubs and fail.
+    package in a temporary directory and only the extension modules are kept, in the same
+    layout. PYTHONPATH is dropped because mypy would then find this package's dependencies
+    without their stubs and fail.
     """
     try:
         import mypyc  # noqa: F401
@@ -103,20 +117,28 @@ def compile_solver(out: Path | None = None) -> Path:
         raise RuntimeError("mypyc is not installed: pip install 'thirteen[fast]'") from None
     out = build_dir(out or default_dir())
     digest = source_digest()  # of the sources copied now, even if they change meanwhile
-    package = Path(__file__).resolve().parents[1]
+    package = HERE.parent
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(package, Path(tmp, "thirteen"),
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        # (mypy's options from the command line: the copy has no pyproject.toml)
+        paths = ["--ignore-missing-imports",
+                 *(str(Path("thirteen", "solver", s.relative_to(HERE))) for s in SOURCES)]
+        setup = ("from setuptools import setup\nfrom mypyc.build import mypycify\n"
+                 f"setup(name='thirteen-solver', script_args=['build_ext', '--inplace'], "
+                 f"ext_modules=mypycify({paths!r}, group_name={GROUP!r}))\n")
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        for module in MODULES:
-            done = subprocess.run([sys.executable, "-m", "mypyc", f"thirteen/solver/{module}.py"],
-                                  cwd=tmp, env=env, capture_output=True, text=True)
-            if done.returncode:
-                raise RuntimeError(f"mypyc failed on {module}.py:\n{done.stdout}{done.stderr}")
-        for old in out.glob("*.so"):
+        done = subprocess.run([sys.executable, "-c", setup], cwd=tmp, env=env,
+                              capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"mypyc failed:\n{done.stdout}{done.stderr}")
+        for old in out.rglob("*.so"):
             old.unlink()
-        for so in Path(tmp, "thirteen", "solver").glob("*.so"):
-            shutil.copy2(so, out)
+        built = Path(tmp, "thirteen", "solver")
+        for so in built.rglob("*.so"):
+            target = out / so.relative_to(built)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(so, target)
     (out / STAMP).write_text(digest + "\n")
     return out
 
@@ -124,10 +146,10 @@ def compile_solver(out: Path | None = None) -> Path:
 def running() -> str:
     """Which solver this process runs, for benchmark headers and survey summaries: "mypyc
     build" (every module compiled), "pure Python", or which modules alone are compiled."""
-    compiled = [m for m in MODULES
+    compiled = [m for m in NAMES
                 if str(importlib.import_module(f"{__package__}.{m}").__file__).endswith(".so")]
     if not compiled:
         return "pure Python"
-    if len(compiled) == len(MODULES):
+    if len(compiled) == len(NAMES):
         return "mypyc build"
     return f"mypyc build of {' and '.join(compiled)} only"

@@ -33,6 +33,7 @@ from ..packer import PackerState
 from ..variants import Variant
 from .calculation import fair_move
 from .common import HINT_BUDGET, Budget, Result
+from .dispatch import solve
 
 DEAD_END = "dead end: this position can no longer be won"
 
@@ -61,12 +62,6 @@ class Hint:
     move: Move | None
     verdict: str
     message: str
-
-
-def _solve(state: State, budget: Budget, shorten: bool = False) -> Result:
-    from . import solve
-
-    return solve(state, budget, shorten)
 
 
 NO_LINE = "No winning line remains from here."
@@ -103,7 +98,7 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     round in circles. Fair play stops after ``moves`` moves or the budget's seconds; the
     budget bounds the searches made with every card in sight."""
     if not state.hides_cards:
-        result = _solve(state, budget, shorten=True)
+        result = solve(state, budget, shorten=True)
         if result.verdict == "solved":
             return Played(result.moves, "solved", f"played {len(result.moves)} moves")
         if result.verdict == "unsolvable":
@@ -167,7 +162,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = (
     if state.hides_cards:
         return _fair_packer_hint(state, Budget(max_nodes=budget.max_nodes or FAIR_NODES,
                                                max_mb=budget.max_mb), seen)
-    result = _solve(state, budget, shorten=True)  # the first move of a line with no detour
+    result = solve(state, budget, shorten=True)  # the first move of a line with no detour
     if result.verdict == "solved" and result.moves and _unseen(state, result.moves[0], seen):
         return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
     if result.verdict == "unsolvable":
@@ -198,7 +193,7 @@ def _fair_packer_hint(state: PackerState, budget: Budget, seen: Collection[State
         for (i, k), card in zip(places, unseen, strict=True):
             cols[i][k] = card
         world = replace(state, columns=tuple(tuple(c) for c in cols))
-        result = _solve(world, per, shorten=True)
+        result = solve(world, per, shorten=True)
         if result.verdict == "solved" and result.moves:
             votes[result.moves[0]] += 1
     # Most votes first; a tie goes to the move generated first, never to the order of samples.
@@ -240,7 +235,7 @@ def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
         left = max(0.05, end - time.monotonic())
         if wanted == "winnable":
             left = min(left, 0.5)  # many quick tries beat one long one here
-        rated = difficulty(_solve(state, Budget(max_nodes=_WANT_NODES[wanted],
+        rated = difficulty(solve(state, Budget(max_nodes=_WANT_NODES[wanted],
                                                 max_seconds=left, max_mb=256)))
         if rated == wanted or (wanted == "winnable" and rated in ("easy", "medium", "hard")):
             return number, rated

@@ -1,0 +1,58 @@
+"""Print the verdict and positions searched per deal at a fixed node budget.
+
+    python bench/node_counts.py [--nodes 200000] [--rate] [GAME:FIRST-LAST ...]
+
+A change that should leave the search as it is (a refactor, a compiled build) must print the
+same lines before and after: run it on both and ``diff`` the output. The budget is in positions
+with no time limit, so the output does not depend on the machine or its load. With ``--rate``
+each line also gives the CPU seconds the deal took, and a last line the positions per CPU
+second over all deals (CPU time, so that other processes on the machine matter less).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from thirteen.deal import deal
+from thirteen.game import start_state
+from thirteen.solver import Budget, solve
+from thirteen.solver.build import running
+from thirteen.variants import get_variant
+
+DEALS = ("bakers-dozen:1-30", "good-measure:1-20", "portuguese-solitaire:1-20",
+         "castles-in-spain:1-20", "spanish-patience:1-20", "spanish-patience-ii:1-10",
+         "spanish-patience-rank:1-10", "bisley:1-20")
+SKIP = {("good-measure", 214)}  # far beyond any budget worth waiting for here
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("deals", nargs="*", default=DEALS, help="GAME:FIRST-LAST")
+    parser.add_argument("--nodes", type=int, default=200_000)
+    parser.add_argument("--rate", action="store_true", help="CPU seconds and positions a second")
+    args = parser.parse_args()
+    nodes = 0
+    seconds = 0.0
+    print(f"# {running()}, {args.nodes} positions", flush=True)
+    for spec in args.deals:
+        game, numbers = spec.split(":")
+        first, last = (int(n) for n in numbers.split("-"))
+        variant = get_variant(game)
+        for number in range(first, last + 1):
+            if (game, number) in SKIP:
+                continue
+            state = start_state(variant, deal(variant, number))
+            start = time.process_time()
+            result = solve(state, Budget(max_nodes=args.nodes, max_seconds=None))
+            took = time.process_time() - start
+            nodes += result.nodes
+            seconds += took
+            print(game, number, result.verdict, result.nodes,
+                  *([f"{took:.2f}s"] if args.rate else []), flush=True)
+    if args.rate:
+        print(f"# {nodes} positions in {seconds:.2f} s of CPU: {nodes / seconds:,.0f} a second")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""The packer search's lines found by other orders than depth-first: a beam search of the best
+positions by `Position.value` (`beam`, docs/solver.md, *Beams*) and nested rollouts
+(`nested`, *Nested rollouts*); and `replay`, a line found as a chain of moves made whole. They
+only ever find lines; the portfolio (`schedule`) gives them their share.
+"""
+
+from __future__ import annotations
+
+import random
+
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
+from ...packer import PackerState
+from ..common import Budget, Clock, Verdict, table_bytes
+from ..relaxed import Counted
+from .encoding import MOVE_BITS, MOVE_MASK, IMove, Snapshot, unpack
+from .search import _Search
+from .tuning import BEAM_NOISE, BEAM_POSITION_BYTES, PLAYOUT_MOVES, PROBE_NOISE, WIN
+
+
+def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int,
+         stop: int) -> tuple[Verdict, list[IMove], str] | None:
+    """A beam search from ``state``: each layer keeps the ``width`` new positions of best
+    `Position.value` (ties broken at random by ``seed``) among all moves from the layer
+    before; a dead end (rule D1) is not kept. A solution, or None when the beam dies out
+    or has searched ``stop`` positions (counted on ``clock``, checked every ``clock.every``).
+    """
+    s = _Search(state, budget, probe=True)
+    s.clock = clock
+    s.weight = 0  # `value` orders the positions, not `moves`
+    pv = s.start()
+    if pv is not None:
+        return pv if pv[0] == "solved" else None  # a dead root is the main search's to say
+    rng = random.Random(seed)
+    seen: set[bytes] = {s.key()}
+    snaps = [s.snapshot()]
+    # per layer, per position: the index of its parent in the layer before << MOVE_BITS | the
+    # move from it (the safe moves home after it follow, as `auto` plays them again)
+    layers: list[vec[i64]] = []
+    every: i64 = clock.every
+    due: i64 = clock.due
+    while snaps:
+        found: list[int] = []  # -value (noised) << 40 | parent << MOVE_BITS | move
+        for idx in range(len(snaps)):
+            s.load(snaps[idx])
+            for m in s.moves():
+                s.trail = append(s.trail, s.do(m))
+                s.auto()
+                if s.won():
+                    chain = [m & MOVE_MASK]
+                    j = idx
+                    for row in reversed(layers):
+                        chain.append(row[j] & MOVE_MASK)
+                        j = row[j] >> MOVE_BITS
+                    return "solved", replay(state, budget, chain[::-1]), ""
+                k = s.key()
+                if k not in seen:
+                    seen.add(k)
+                    clock.nodes += 1
+                    if clock.nodes >= due:
+                        clock.check(table_bytes(seen, s.key_size, every)
+                                    + width * (2 * BEAM_POSITION_BYTES + 8 * len(layers)))
+                        due = clock.due
+                        if clock.nodes >= stop:
+                            return None
+                    if not (s.dead_check and s.dead()):
+                        score = -16 * s.value() - rng.randrange(BEAM_NOISE)
+                        found.append(score << 40 | idx << MOVE_BITS | m & MOVE_MASK)
+                s.take_back(0)
+        found.sort()
+        row = vec[i64](sorted([f & (1 << 40) - 1 for f in found[:width]]))  # parents in order
+        kept: list[Snapshot] = []
+        last = -1
+        for f in row:
+            if f >> MOVE_BITS != last:
+                last = f >> MOVE_BITS
+                s.load(snaps[last])
+            s.trail = append(s.trail, s.do(f & MOVE_MASK))
+            s.auto()
+            kept.append(s.snapshot())
+            s.take_back(0)
+        layers.append(row)
+        snaps = kept
+    return None
+
+
+def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
+           stop: int, counted: Counted | None = None) -> tuple[Verdict, list[IMove], str] | None:
+    """A nested rollout search of level 1 from ``state`` (Cazenave's nested Monte Carlo
+    search): in each position every move is tried with a `_playout` after it, the move
+    that starts the best line found so far is played, and so on. A solution, or None when
+    no move is left or ``stop`` positions are counted on ``clock`` (checked before each
+    playout). Depth-first probes back up from a wrong turn only near its end; here each
+    move is chosen by where random lines after it lead (docs/solver.md, *Nested
+    rollouts*). The Calculation solver's `_Rollouts` is the same method on its own
+    positions, with a fixed level-0 policy and no ``path`` of keys: Calculation's moves
+    never lead back to a position already seen. With ``counted`` (rule D4) no move is
+    tried into a lost position of the counted game."""
+    s = _Search(state, budget, probe=True)
+    s.clock = clock
+    s.counted = counted
+    s.weight = 0  # the playouts' order is the noise, moves home first
+    s.noise = PROBE_NOISE
+    s.rng = random.Random(seed)
+    pv = s.start()
+    if pv is not None:
+        return pv if pv[0] == "solved" else None  # a dead root is the main search's to say
+    path: set[bytes] = {s.key()}  # the positions of the line played, never entered again
+    line: list[int] = []
+    best: list[int] = []  # the best line found from the current position, its score
+    best_score: i64 = -WIN
+    while True:
+        for m in s.moves():
+            if clock.nodes >= stop:
+                return None
+            mark = _play(s, m)
+            k = s.key()
+            if k in path or s.closed(m, mark):
+                s.take_back(mark)
+                continue
+            if s.won():
+                return "solved", replay(state, budget, line + [m & MOVE_MASK]), ""
+            path.add(k)
+            score, tail = _playout(s, path)
+            path.discard(k)
+            s.take_back(mark)
+            if score == WIN:
+                return "solved", replay(state, budget, line + [m & MOVE_MASK] + tail), ""
+            if score > best_score:
+                best_score = score
+                best = [m & MOVE_MASK] + tail
+        if not best:
+            return None
+        m = best.pop(0)
+        line.append(m)
+        _play(s, m)
+        path.add(s.key())
+
+
+def _playout(s: _Search, path: set[bytes]) -> tuple[i64, list[int]]:
+    """A random line from the current position, at most `PLAYOUT_MOVES` moves, never into a
+    position of ``path`` or of the line itself, nor into a dead end: the `value` of its last
+    position (`WIN` if won) and its moves. The position is left as it was."""
+    mark0 = len(s.trail)
+    seen: set[bytes] = set()
+    line: list[int] = []
+    while len(line) < PLAYOUT_MOVES:
+        for m in s.moves():
+            mark = _play(s, m)
+            if s.won():
+                s.take_back(mark0)
+                return WIN, line + [m & MOVE_MASK]
+            k = s.key()
+            if k in seen or k in path or s.closed(m, mark):
+                s.take_back(mark)
+                continue
+            seen.add(k)
+            line.append(m & MOVE_MASK)
+            break
+        else:
+            break  # no move left
+    score = s.value()
+    s.take_back(mark0)
+    return score, line
+
+
+def _play(s: _Search, m: i64) -> i64:
+    """Play move ``m`` and the safe moves home after it, counting one position on the
+    search's clock; returns the trail's old length, for `take_back`."""
+    mark = len(s.trail)
+    s.trail = append(s.trail, s.do(m))
+    s.auto()
+    clock = s.clock
+    clock.nodes += 1
+    if clock.nodes >= clock.due:
+        clock.check(0)  # the tables here are small: the main search's is `extra_bytes`
+    return mark
+
+
+def replay(state: PackerState, budget: Budget, chain: list[int]) -> list[IMove]:
+    """The whole line of ``chain`` (moves, each followed by the safe moves home it allows,
+    as the search plays them) from ``state``."""
+    s = _Search(state, budget, probe=True)
+    s.start()
+    line = list(s.prefix)
+    for m in chain:
+        s.trail = vec[i64]()
+        s.trail = append(s.trail, s.do(m))
+        s.auto()
+        line += [unpack(r) for r in s.trail]
+    return line
+

@@ -1,0 +1,283 @@
+"""The packer search's portfolio (`portfolio`): the exhaustive search in slices, interleaved
+with probes, nested rollouts, beams, the frontier search and rule D4's relaxed games, each
+joining after its number of positions with its share (`tuning`), against depth-first
+search's heavy tail (docs/solver.md, *Search*).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...cards import KING, SUIT_NAMES
+from ...packer import PackerState
+from ..common import Budget, Verdict, table_bytes
+from ..relaxed import QUESTION_LIMIT, Counted, Relaxed, fits
+from .encoding import IMove
+from .probes import beam, nested
+from .search import _Search
+from .split import Split
+from .tuning import (
+    BEAM_AFTER,
+    BEAM_CAP,
+    BEAM_COST,
+    BEAM_FIRST,
+    FIRST_SLICE,
+    KEPT_AFTER,
+    KEPT_MEMORY,
+    LATE_AFTER,
+    LATE_PROBES,
+    NESTED_AFTER,
+    NESTED_CAP,
+    PROBE_NOISE,
+    PROBE_UNIT,
+    RELAXED_AFTER,
+    RELAXED_SHARE,
+    SPLIT_AFTER,
+    SPLIT_SHARE,
+    UNGUIDED_AFTER,
+    WINDOWS,
+)
+
+
+def portfolio(main: _Search, state: PackerState,
+              budget: Budget) -> tuple[Verdict, list[IMove], str]:
+    """The exhaustive depth-first search, interleaved with randomised probes.
+
+    Depth-first search has a heavy tail: one early wrong turn can cost millions of
+    positions. So slices of the exhaustive search (the only one that may answer
+    ``unsolvable``) alternate with as many positions of probes: restarts that order moves with
+    random noise and keep their own, discarded, tables, each `PROBE_UNIT` times the next term
+    of the Luby sequence long (many short tries, a few long ones). Slices grow by half each
+    round. After `UNGUIDED_AFTER` positions every second probe ignores urgency (its order is
+    the noise, moves home still first): the deals that outlast the guided probes mostly need
+    a line the guided order ranks low, and noise around that order rarely reaches it. After
+    `LATE_AFTER` positions every probe is unguided and the probes get `LATE_PROBES` times the
+    slice: the Good Measure deals that take millions of positions are solved by short
+    unguided probes, while only lost deals still need the exhaustive search. After
+    `BEAM_AFTER` positions a quarter of the probes' time goes to beam searches (`beam`) of
+    doubling widths instead: they solve some of those deals in far fewer positions than the
+    probes take, and others not at all (docs/solver.md, *Beams*). Before both, after
+    `NESTED_AFTER` positions, half the probes' share goes to nested rollout searches
+    (`nested`), which solve most of the deals that outlast the probes (*Nested rollouts*).
+    Where rule D3 applies, after `RELAXED_AFTER` positions every search drops moves into
+    positions whose counted game of rule D4 is lost (`Counted`, one memo for all), and the
+    relaxed game (`Relaxed`) is searched from the start too, `RELAXED_SHARE` times the slice
+    a round: if it cannot be won the deal is lost, which it shows in far fewer positions than
+    the exhaustive search (*D4*). Once it is won, after `KEPT_AFTER` positions, the finer
+    relaxed games that keep one suit each take turns in the exhaustive search's place, with
+    its slice, until none is left: each suit within the narrowest of `WINDOWS`, then the suits
+    won there within the next.
+    While the counted game of the start is still undecided after `LATE_AFTER` positions,
+    the probes' share goes to it instead (*D4*). After `SPLIT_AFTER` positions, where rule
+    D4 applies, the frontier search (`Split`) gets `SPLIT_SHARE` halves of each slice on top:
+    it searches every beginning in turn and never enters one proved lost again, which
+    restarts from the start do (*The frontier search*).
+    """
+    verdict = main.start()
+    if verdict is not None:
+        return verdict
+    schedule = _Schedule(main, state, budget)
+    while True:
+        verdict = schedule.round()
+        if verdict is not None:
+            return verdict
+        schedule.limit = int(schedule.limit * 1.5)
+
+
+class _Schedule:
+    """The portfolio's parts and what they are owed, from round to round (`portfolio`)."""
+
+    def __init__(self, main: _Search, state: PackerState, budget: Budget) -> None:
+        self.main = main
+        self.state = state
+        self.budget = budget
+        self.clock = main.clock
+        # Rule D4 where D3 applies, after `RELAXED_AFTER` positions (the deals decided sooner
+        # do without it): the counted game, asked by every search after each move that
+        # changes it, and the relaxed game (`Relaxed`), searched from the start,
+        # `RELAXED_SHARE` times the main search's slice a round.
+        self.counted = Counted(state, self.clock) if main.stuck_on and fits(state) else None
+        self.relaxed = Relaxed(self.counted) if self.counted is not None else None
+        self.kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
+        self.later: list[Relaxed] = []  # the next window's games of the suits won with this one
+        self.limit = FIRST_SLICE  # the exhaustive search's slice this round
+        self.share = 0  # the positions left this round for nested rollouts, beams and probes
+        self.rooting = False  # this round, the probes' share goes to the relaxed game instead
+        self.seed = 0
+        self.beams_run = 0
+        self.credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
+        self.runs = 0
+        self.owed = 0  # the same for nested rollouts
+        self.split: Split | None = None
+        self.split_owed = 0  # the same for the frontier search
+        self.main_bytes = 0  # the main search's tables (and the frontier search's), held
+
+    def round(self) -> tuple[Verdict, list[IMove], str] | None:
+        """One round: each part its turn; an answer, or None."""
+        main, clock = self.main, self.clock
+        held = self.split.held() if self.split is not None else 0  # the frontier search's
+        # the main search counts its own tables, not rule D4's
+        clock.extra_bytes = self._d4_bytes() + held
+        # While games with a suit kept are left, they take the exhaustive search's turn
+        kept_turn = bool(self.kept) and clock.nodes >= KEPT_AFTER
+        if not kept_turn:
+            verdict = main.steps(self.limit)
+            if verdict is not None:
+                return verdict
+        # the main search's tables, held while the others run
+        self.main_bytes = table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes + held
+        clock.extra_bytes = self.main_bytes
+        verdict = self._relaxed_turn() or (self._kept_turn() if kept_turn else None)
+        if verdict is not None:
+            return verdict
+        clock.extra_bytes = self.main_bytes + self._d4_bytes()
+        late = clock.nodes >= LATE_AFTER
+        self.share = 0 if self.rooting else self.limit * LATE_PROBES if late else self.limit
+        if self.split is None and self.counted is not None and clock.nodes >= SPLIT_AFTER:
+            self.split = Split(self.state, self.budget, clock)
+        return (self._split_turn(held) or self._nested_turn() or self._beam_turn()
+                or self._probes(late))
+
+    def _relaxed_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """Rule D4: the counted game's start asked once, then the relaxed game's turn."""
+        main, counted = self.main, self.counted
+        if counted is not None and main.counted is None and self.clock.nodes >= RELAXED_AFTER:
+            if counted.ask(counted.start, QUESTION_LIMIT) == 0:
+                return "unsolvable", [], "dead end (rule D4) at the start"
+            main.counted = counted
+        relaxed = self.relaxed
+        # A won counted game is found in a few positions, a lost one only once its every
+        # position is searched: one still undecided at the start this late is most likely
+        # lost, and the probes' share goes to proving it.
+        self.rooting = (relaxed is not None and not relaxed.rooted
+                        and self.clock.nodes >= LATE_AFTER)
+        if relaxed is not None and main.counted is not None:
+            rv = relaxed.steps(self.limit * (RELAXED_SHARE + (LATE_PROBES if self.rooting else 0)))
+            if rv == "lost":
+                return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
+            if rv == "won":
+                self.kept = [Relaxed(relaxed.counted, suit, WINDOWS[0]) for suit in range(4)]
+                self.relaxed = None  # it proves nothing: its memory goes back to the others
+        return None
+
+    def _kept_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """The relaxed games with a suit kept, each in turn (counting its own table and the
+        counted memo, and the others' tables here); one that outgrows its part of the memory
+        is dropped."""
+        kept = self.kept
+        max_bytes = self.clock.max_bytes
+        allowed = int(max_bytes * KEPT_MEMORY) // len(kept) if max_bytes is not None else None
+        for game in list(kept):
+            self.clock.extra_bytes = self.main_bytes + sum(g.table() for g in kept
+                                                           if g is not game)
+            kv = game.steps(self.limit // len(kept))
+            if kv == "lost":
+                within = (f" within {game.window} ranks of their pile"
+                          if game.window < KING else "")
+                return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
+                                          f"{SUIT_NAMES[game.kept]} kept{within} is lost")
+            if kv == "won" and game.window < WINDOWS[-1]:
+                wider = WINDOWS[WINDOWS.index(game.window) + 1]
+                self.later.append(Relaxed(game.counted, game.kept, wider))
+            if kv == "won" or allowed is not None and game.table() > allowed:
+                kept.remove(game)
+        if not kept:  # every game of this window is decided: the won ones go on wider
+            self.kept, self.later = self.later, []
+        return None
+
+    def _split_turn(self, held: int) -> tuple[Verdict, list[IMove], str] | None:
+        """The frontier search's turn, `SPLIT_SHARE` halves of the slice on top."""
+        split, clock = self.split, self.clock
+        if split is None or split.done():
+            return None
+        self.split_owed += self.limit * SPLIT_SHARE // 2
+        # it counts its own tables (`Split.held`), the others' are `extra_bytes`
+        clock.extra_bytes = self.main_bytes - held + self._d4_bytes()
+        while self.split_owed > 0 and not split.done():
+            before = clock.nodes
+            sv = split.step()
+            self.split_owed -= clock.nodes - before
+            if sv is not None:
+                return sv
+        self.main_bytes += split.held() - held  # its tables as they are now, while others run
+        clock.extra_bytes = self.main_bytes + self._d4_bytes()
+        return None
+
+    def _nested_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """Nested rollouts, half the probes' share."""
+        clock = self.clock
+        if clock.nodes < NESTED_AFTER:
+            return None
+        part = self.share // 2
+        self.share -= part
+        self.owed += part
+        while self.owed > 0:
+            self.runs += 1
+            before = clock.nodes
+            nv = nested(self.state, self.budget, clock, self.runs, before + NESTED_CAP,
+                        self.main.counted)
+            self.owed -= clock.nodes - before
+            if nv is not None:
+                return nv
+        return None
+
+    def _beam_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """The next beam, twice as wide as the last, a quarter of what the probes have left."""
+        clock = self.clock
+        if clock.nodes < BEAM_AFTER:
+            return None
+        part = self.share // 4
+        self.share -= part
+        self.credit += part // BEAM_COST
+        if self.credit > 0:
+            width = BEAM_FIRST << self.beams_run
+            self.beams_run += 1
+            before = clock.nodes
+            bv = beam(self.state, self.budget, clock, width, self.beams_run,
+                      before + width * BEAM_CAP)
+            self.credit -= clock.nodes - before
+            if bv is not None:
+                return bv
+        return None
+
+    def _probes(self, late: bool) -> tuple[Verdict, list[IMove], str] | None:
+        """The probes, the rest of the share: each `PROBE_UNIT` times the next term of Luby's
+        sequence long, unguided when ``late`` and every second one after `UNGUIDED_AFTER`."""
+        spent = 0
+        while spent < self.share:
+            self.seed += 1
+            size = min(self.share - spent, PROBE_UNIT * luby(self.seed))
+            spent += size
+            probe = _Search(self.state, self.budget, probe=True)
+            probe.clock = self.clock
+            probe.counted = self.main.counted
+            probe.noise = PROBE_NOISE
+            if late or (self.seed % 2 == 0 and self.clock.nodes >= UNGUIDED_AFTER):
+                probe.weight = 0
+            probe.rng = random.Random(self.seed)
+            pv = probe.start()
+            if pv is None:
+                pv = probe.steps(size)
+            if pv is not None and pv[0] == "solved":
+                return pv
+        return None
+
+    def _d4_bytes(self) -> int:
+        """The memory rule D4's games hold: the counted memo, the relaxed search's table while
+        it runs, and the tables of the games with a suit kept."""
+        relaxed, counted = self.relaxed, self.counted
+        own = (relaxed.held() if relaxed is not None
+               else counted.held() if counted is not None else 0)
+        return own + sum(game.table() for game in self.kept)
+
+
+def luby(i: int) -> int:
+    """Term ``i`` (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...: restart
+    lengths within a logarithmic factor of the best restart strategy for any run-time
+    distribution, unknown in advance (Luby, Sinclair and Zuckerman 1993)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
