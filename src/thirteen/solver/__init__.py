@@ -12,14 +12,15 @@ from ..game import State
 from .build import chosen_dir
 from .common import DEFAULT_BUDGET, Budget, Result, Verdict, collector_paused
 
-# The compiled modules (packer with relaxed, calculation, and services which imports it) are
-# imported after this: so they can come from the mypyc build (`thirteen compile-solver`, see
-# .build) when one was built from this very source.
+# The compiled modules (packer with relaxed, calculation, fair, and services which imports
+# them) are imported after this: so they can come from the mypyc build (`thirteen
+# compile-solver`, see .build) when one was built from this very source.
 _build = chosen_dir()
 if _build is not None:
     __path__.insert(0, str(_build.resolve()))
 
-from .calculation import fair_move, fair_play, search_calculation  # noqa: E402
+from .calculation import search_calculation  # noqa: E402
+from .fair import fair_move, fair_play  # noqa: E402
 from .services import (  # noqa: E402
     DEAD_END,
     NO_LINE,

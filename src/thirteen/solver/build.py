@@ -1,6 +1,6 @@
 """The compiled solver: `thirteen compile-solver` builds ``solver/packer.py`` (the packer
-search), ``solver/relaxed.py`` (its relaxed game, rule D4) and ``solver/calculation.py`` (the
-Calculation family's search and fair player) with mypyc.
+search), ``solver/relaxed.py`` (its relaxed game, rule D4), ``solver/calculation.py`` (the
+Calculation family's search) and ``solver/fair.py`` (its fair player) with mypyc.
 
 The build runs the same searches faster (docs/benchmarks.md). It is kept outside the source
 tree, in a directory named after the digest of the sources it was built from, so a build
@@ -26,7 +26,7 @@ import warnings
 from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
-MODULES = ("packer", "calculation", "relaxed")
+MODULES = ("packer", "calculation", "relaxed", "fair")
 SOURCES = tuple(Path(__file__).with_name(f"{m}.py") for m in MODULES)
 STAMP = "solver.sha256"
 
