@@ -111,13 +111,13 @@ def brute_force(state: CalcState) -> bool:
 
 
 def endgames(game: str, number: int, cards_left: int, count: int) -> list[CalcState]:
-    """Positions with ``cards_left`` stock cards: the fair player's game up to a few cards
+    """Positions with ``cards_left`` stock cards: the experts' rule's game up to a few cards
     more, then random moves (random piles, so some of these are lost and some are not)."""
     rng = random.Random(number)
     start = new_state(game, number)
     assert isinstance(start, CalcState)
     s = start
-    while len(s.stock) > cards_left + 4 and (m := fair_move(s)) is not None:
+    while len(s.stock) > cards_left + 4 and (m := fair_move(s, samples=0)) is not None:
         s = s.apply(m)
     out = []
     for _ in range(count):
@@ -129,7 +129,7 @@ def endgames(game: str, number: int, cards_left: int, count: int) -> list[CalcSt
 
 
 @pytest.mark.parametrize("game,number,both", [
-    ("calculation", 4, True), ("calculation", 8, True), ("calculation", 2, False),
+    ("calculation", 4, False), ("calculation", 8, False), ("calculation", 2, True),
     ("imaginary-thirteen", 1, False), ("imaginary-thirteen", 2, False),
 ])
 def test_pruned_search_agrees_with_brute_force(game: str, number: int, both: bool) -> None:
