@@ -1,9 +1,10 @@
-"""The Calculation family's fair player: win rate with a 95% interval, CPU seconds per game, and
-its ratio to the thoughtful rate on the same deals.
+"""The Calculation family's fair player: win rate with a 95% interval, CPU seconds per game and
+per move, and its ratio to the thoughtful rate on the same deals.
 
     python bench/fair_player.py GAME FIRST LAST [--samples 0,16,64] [--thoughtful-nodes N]
 
-One line per number of sampled stock orders (0: the experts' rule alone). With
+One line per number of sampled stock orders (0: the experts' rule alone), with the mean and
+the longest CPU time of one move (a hint's cost: `HINT_SAMPLES` orders). With
 ``--thoughtful-nodes`` each deal is also solved with the stock order known, at that node budget:
 a deal is thoughtfully winnable when the search solves it or the fair player wins it (a fair
 win is a winning line), so the thoughtful figure is a lower bound and the ratio printed an
@@ -19,7 +20,7 @@ from thirteen.calculation import CalcState
 from thirteen.deal import deal
 from thirteen.game import start_state
 from thirteen.report import wilson
-from thirteen.solver import Budget, fair_play, solve
+from thirteen.solver import Budget, fair_move, solve
 from thirteen.solver.build import running
 from thirteen.variants import get_variant
 
@@ -27,6 +28,18 @@ from thirteen.variants import get_variant
 def rate(won: int, n: int) -> str:
     lo, hi = wilson(won, n)
     return f"{won}/{n} = {100 * won / n:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+
+
+def play(state: CalcState, samples: int, times: list[float]) -> bool:
+    """Play the game out with the fair player, adding each move's CPU seconds to ``times``."""
+    s = state
+    while True:
+        start = time.process_time()
+        m = fair_move(s, samples)
+        times.append(time.process_time() - start)
+        if m is None:
+            return s.won
+        s = s.apply(m)
 
 
 def main() -> None:
@@ -48,13 +61,12 @@ def main() -> None:
     fair_won: set[int] = set()
     last: set[int] = set()
     for samples in (int(s) for s in args.samples.split(",")):
-        start = time.process_time()
-        won = {i for i, s in enumerate(states)
-               if fair_play(s, samples=samples).verdict == "solved"}
-        seconds = (time.process_time() - start) / n
+        times: list[float] = []
+        won = {i for i, s in enumerate(states) if play(s, samples, times)}
         fair_won |= won
-        print(f"fair player, {samples} samples: {rate(len(won), n)}, {seconds:.3f} s a game",
-              flush=True)
+        print(f"fair player, {samples} samples: {rate(len(won), n)}, {sum(times) / n:.3f} s a "
+              f"game, a move {sum(times) / len(times):.4f} s on average and "
+              f"{max(times):.3f} s at most", flush=True)
         last = won
     if args.thoughtful_nodes:
         start = time.process_time()
