@@ -30,7 +30,6 @@ from thirteen.solver import (
     Result,
     difficulty,
     fair_move,
-    fair_play,
     find_deal,
     found_message,
     hint,
@@ -773,19 +772,6 @@ def test_calculation_tiny_unsolvable() -> None:
     assert solve(stuck, QUICK).verdict == "unsolvable"
 
 
-@pytest.mark.parametrize("game", ["calculation", "imaginary-thirteen",
-                                  "imaginary-thirteen-pysol"])
-@pytest.mark.parametrize("number", [1, 2, 3])
-def test_fair_player_plays_legally(game: str, number: int) -> None:
-    state = new_state(game, number)
-    assert isinstance(state, CalcState)
-    result = fair_play(state)
-    final = replay(state, result)
-    assert final.won == (result.verdict == "solved")
-    if not final.won:
-        assert not final.legal_moves()
-
-
 def test_fair_player_ignores_the_unseen_stock() -> None:
     state = new_state("calculation", 5)
     assert isinstance(state, CalcState)
@@ -1011,7 +997,7 @@ for game, number in {COMPARED + CALC_COMPARED!r}:
     out.append([r.verdict, r.nodes, [str(m) for m in r.moves]])
 for game, number in {CALC_COMPARED!r}:
     v = get_variant(game)
-    r = fair_play(start_state(v, deal(v, number)))
+    r = fair_play(start_state(v, deal(v, number)), samples=16)
     out.append([r.verdict, [str(m) for m in r.moves]])
 for game, number in [("good-measure", 204), ("bakers-dozen", 1)]:  # rule D4's relaxed game
     v = get_variant(game)

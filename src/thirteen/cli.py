@@ -380,7 +380,8 @@ def cmd_compile_solver(args: argparse.Namespace) -> int:
         out = compile_solver(chosen)
     except RuntimeError as e:
         raise UsageError(str(e)) from None
-    print(f"compiled the solver (packer, relaxed-game and Calculation searches) into {out}"
+    print("compiled the solver (packer, relaxed-game and Calculation searches, fair player) "
+          f"into {out}"
           + ("" if args.dir else "; every thirteen command now uses it"))
     if args.dir:
         print(f"use it with: THIRTEEN_COMPILED_SOLVER={out} thirteen ...")

@@ -20,9 +20,9 @@ _build = chosen_dir()
 if _build is not None:
     __path__.insert(0, str(_build.resolve()))
 
-from .calculation import fair_move, fair_play  # noqa: E402
 from .common import Budget, Result, Verdict  # noqa: E402
 from .dispatch import solve  # noqa: E402
+from .fair import fair_move, fair_play  # noqa: E402
 from .services import (  # noqa: E402
     DEAD_END,
     NO_LINE,

@@ -29,7 +29,7 @@ from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
 # The compiled modules of `thirteen.solver`; a package stands for every module in it.
-MODULES = ("packer", "calculation", "relaxed", "unwind")
+MODULES = ("packer", "calculation", "relaxed", "unwind", "fair")
 HERE = Path(__file__).parent
 
 

@@ -1,7 +1,7 @@
-"""The Calculation family: a thoughtful solver (the stock order known) and a fair player.
+"""The Calculation family: a thoughtful solver (the stock order known).
 
-Suits never matter in these games (foundations are built by rank), so both work on ranks
-only: a position is the number of stock cards turned, the height of each foundation and the
+Suits never matter in these games (foundations are built by rank), so the search works on
+ranks only: a position is the number of stock cards turned, the height of each foundation and the
 waste piles as ``bytes`` of ranks. The thoughtful search is a depth-first search with a
 transposition table (waste piles sorted in the key: they are interchangeable), forced moves
 home (rule A1), bans that keep it from searching a move home put off to later (rule B1), a
@@ -9,20 +9,17 @@ dead-end proof (rule T1) and the unwinding game (rule R1, `unwind.py`: the stock
 free, which proves positions lost and decides them once the stock is empty), all argued in
 docs/solver.md.
 
-The fair player sees what a player sees: the turned card, the waste piles, the foundations
-and which cards are still unseen (as a multiset). It never reads the stock order.
+The fair player, who does not know the stock order, is `solver/fair.py`.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Generator
 
 from ..calculation import CalcState
 from ..moves import Move, Place
 from ..variants import Variant
 from .common import (
-    DEFAULT_BUDGET,
     Budget,
     Clock,
     OutOfBudget,
@@ -34,8 +31,6 @@ from .common import (
 from .unwind import NEVER, Unwind, blocked
 
 STOCK = -1  # internal move source: the turned stock card
-#: The fair player: random orders of the unseen cards it tries each move on.
-FAIR_SAMPLES = 8
 #: The rule of thumb: what putting a card on an empty waste pile costs, against the gap (in
 #: cards) between it and the top card it would cover; covering a card wanted sooner costs 100
 #: and more.
@@ -565,59 +560,3 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
         return Result("unknown", (), clock.nodes, clock.elapsed(), len(main.tt), str(e))
     return checked_result(state, "solved", tuple(_to_move(x) for x in line), clock.nodes,
                           clock.elapsed(), len(main.tt))
-
-
-# ---- the fair player ----------------------------------------------------------------------
-
-
-def fair_move(state: CalcState) -> Move | None:
-    """The fair player's next move, decided from what a player sees: the turned card, the
-    waste piles, the foundations and the multiset of unseen cards (never their order).
-
-    Each legal move (one of each set of equal ones) is followed, in `FAIR_SAMPLES` random
-    orders of the unseen cards, by the rule of thumb (`_Calc.greedy_run`) to the end; the
-    move that took most cards home on average is played (ties: the rule of thumb's order).
-    The random orders are seeded by the visible position, so a position always gets the
-    same move."""
-    calc = _Calc(CalcState(state.variant, state.foundations, state.waste, state.stock[:1],
-                           state.markers))
-    options = calc.moves()
-    if len(options) <= 1:
-        return _to_move(options[0]) if options else None
-    unseen = bytes(sorted(c.rank for c in state.stock[1:]))
-    rng = random.Random(calc.key() + unseen)
-    worlds = []
-    for _ in range(FAIR_SAMPLES):
-        order = list(unseen)
-        rng.shuffle(order)
-        worlds.append(calc.stock + bytes(order))
-    start = calc.snapshot()
-    best, best_score = options[0], -1
-    for m in options:
-        score = 0
-        for world in worlds:
-            calc.restore(start)
-            calc.stock = world
-            calc.play(m)
-            calc.greedy_run(None)
-            score += sum(calc.height) + (calc.done if calc.won() else 0)
-        if score > best_score:
-            best, best_score = m, score
-    return _to_move(best)
-
-
-def fair_play(state: CalcState, budget: Budget = DEFAULT_BUDGET) -> Result:
-    """Play the game out with the fair player; ``solved`` if it wins, else ``unknown`` (a
-    loss of the fair player proves nothing about the deal). Moves replay through the engine."""
-    clock = Clock(budget)
-    s = state
-    moves: list[Move] = []
-    while not s.won:
-        m = fair_move(s)
-        if m is None:
-            return Result("unknown", tuple(moves), clock.nodes, clock.elapsed(), 0,
-                          "the fair player lost")
-        s = s.apply(m)
-        moves.append(m)
-        clock.nodes += 1
-    return Result("solved", tuple(moves), clock.nodes, clock.elapsed(), 0, "the fair player won")

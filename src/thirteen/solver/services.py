@@ -31,9 +31,9 @@ from ..game import State, start_state
 from ..moves import Move
 from ..packer import PackerState
 from ..variants import Variant
-from .calculation import fair_move
 from .common import HINT_BUDGET, Budget, Result
 from .dispatch import solve
+from .fair import HINT_SAMPLES, fair_advice
 
 DEAD_END = "dead end: this position can no longer be won"
 
@@ -157,8 +157,8 @@ def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = (
     if not state.legal_moves():
         return Hint(None, "unsolvable", DEAD_END + " (no legal move remains)")
     if isinstance(state, CalcState):
-        move = fair_move(state)
-        return Hint(move, "unknown", f"{move}: the fair player's choice (the stock is unseen)")
+        advice = fair_advice(state, HINT_SAMPLES)
+        return Hint(advice.move, "unknown", f"{advice.move}: {advice.reason}")
     if state.hides_cards:
         return _fair_packer_hint(state, Budget(max_nodes=budget.max_nodes or FAIR_NODES,
                                                max_mb=budget.max_mb), seen)

@@ -1,0 +1,83 @@
+"""The Calculation family's fair player: win rate with a 95% interval, CPU seconds per game and
+per move, and its ratio to the thoughtful rate on the same deals.
+
+    python bench/fair_player.py GAME FIRST LAST [--samples 0,16,64] [--thoughtful-nodes N]
+
+One line per number of sampled stock orders (0: the experts' rule alone), with the mean and
+the longest CPU time of one move (a hint's cost: `HINT_SAMPLES` orders). With
+``--thoughtful-nodes`` each deal is also solved with the stock order known, at that node budget:
+a deal is thoughtfully winnable when the search solves it or the fair player wins it (a fair
+win is a winning line), so the thoughtful figure is a lower bound and the ratio printed an
+upper bound. Seconds are CPU seconds of this process (the machine may be shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from thirteen.calculation import CalcState
+from thirteen.deal import deal
+from thirteen.game import start_state
+from thirteen.report import wilson
+from thirteen.solver import Budget, fair_move, solve
+from thirteen.solver.build import running
+from thirteen.variants import get_variant
+
+
+def rate(won: int, n: int) -> str:
+    lo, hi = wilson(won, n)
+    return f"{won}/{n} = {100 * won / n:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+
+
+def play(state: CalcState, samples: int, times: list[float]) -> bool:
+    """Play the game out with the fair player, adding each move's CPU seconds to ``times``."""
+    s = state
+    while True:
+        start = time.process_time()
+        m = fair_move(s, samples)
+        times.append(time.process_time() - start)
+        if m is None:
+            return s.won
+        s = s.apply(m)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("first", type=int)
+    parser.add_argument("last", type=int)
+    parser.add_argument("--samples", default="64")
+    parser.add_argument("--thoughtful-nodes", type=int, default=0)
+    args = parser.parse_args()
+    variant = get_variant(args.game)
+    states: list[CalcState] = []
+    for number in range(args.first, args.last + 1):
+        state = start_state(variant, deal(variant, number))
+        assert isinstance(state, CalcState)
+        states.append(state)
+    n = len(states)
+    print(f"{args.game} deals {args.first}-{args.last}, {running()}", flush=True)
+    fair_won: set[int] = set()
+    last: set[int] = set()
+    for samples in (int(s) for s in args.samples.split(",")):
+        times: list[float] = []
+        won = {i for i, s in enumerate(states) if play(s, samples, times)}
+        fair_won |= won
+        print(f"fair player, {samples} samples: {rate(len(won), n)}, {sum(times) / n:.3f} s a "
+              f"game, a move {sum(times) / len(times):.4f} s on average and "
+              f"{max(times):.3f} s at most", flush=True)
+        last = won
+    if args.thoughtful_nodes:
+        start = time.process_time()
+        budget = Budget(max_nodes=args.thoughtful_nodes, max_seconds=3600.0)
+        solved = {i for i, s in enumerate(states) if solve(s, budget).verdict == "solved"}
+        seconds = (time.process_time() - start) / n
+        winnable = solved | fair_won
+        print(f"thoughtful at {args.thoughtful_nodes} nodes: {len(solved)} solved, "
+              f"{rate(len(winnable), n)} winnable with the fair wins, {seconds:.3f} s a deal; "
+              f"last fair player / thoughtful: {len(last) / len(winnable):.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
