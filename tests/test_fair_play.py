@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
+from unittest import mock
 
 import httpx
 import pytest
@@ -121,7 +122,10 @@ def test_castles_twins_get_the_same_answers(pair: tuple[int, int, int]) -> None:
 @MORE
 @given(st.sampled_from(CALCULATION), pairs)
 def test_calculation_twins_get_the_same_answers(game: str, pair: tuple[int, int, int]) -> None:
-    check_twins_answer_alike(*twins(game, *pair))
+    # fewer sampled orders than a real hint's (the source runs here, not the compiled build):
+    # the answer is still a function of the view, which is what is checked
+    with mock.patch("thirteen.solver.services.HINT_SAMPLES", 64):
+        check_twins_answer_alike(*twins(game, *pair))
 
 
 def test_the_castles_sampler_reads_no_hidden_order() -> None:
