@@ -9,9 +9,13 @@ the twins may part, and only from there.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -26,6 +30,7 @@ from thirteen.game import Game, State, start_state
 from thirteen.moves import Move
 from thirteen.packer import PackerState
 from thirteen.session import auto_finish
+from thirteen.solver.build import ENV, default_dir, up_to_date
 from thirteen.variants import GAMES
 from thirteen.web import solving
 from thirteen.web.process import ServerProcess
@@ -157,6 +162,23 @@ def test_following_hints_never_repeats_a_position(number: int) -> None:
             break
         game.push(h.move)
         assert game.state not in game.positions[:-1]
+
+
+def test_following_hints_on_deals_1_to_50_never_repeats_a_position() -> None:
+    """Every deal of 1-50, up to 40 hints each, as `bench/fair_hints.py` follows them: in a
+    child process with the compiled build (the source, which the rest of the suite tests, takes
+    about ten times as long)."""
+    if not up_to_date(default_dir()):
+        pytest.skip("no compiled build of this source (thirteen compile-solver)")
+    env = {k: v for k, v in os.environ.items() if k != ENV}
+    bench = Path(__file__).resolve().parent.parent / "bench" / "fair_hints.py"
+    done = subprocess.run([sys.executable, str(bench), "1", "50", "40"], env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [int(line.split()[0]) for line in lines[:-1]] == list(range(1, 51))
+    assert "REPEAT" not in done.stdout
+
 
 
 # ---- the web API ----------------------------------------------------------------------------
