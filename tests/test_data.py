@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from thirteen import data
 from thirteen.cli import main
-from thirteen.survey import Row
+from thirteen.workers import Row
 
 
 def row(deal: int, verdict: str, game: str = "bakers-dozen", options: str = "{}",

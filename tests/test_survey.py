@@ -26,7 +26,8 @@ from thirteen.report import (
     wilson,
     winnability_interval,
 )
-from thirteen.survey import Row, connect, parse_deals, rows, store_row, survey, todo_deals
+from thirteen.survey import connect, parse_deals, rows, store_row, survey, todo_deals
+from thirteen.workers import Row
 
 # A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
 # 5000 nodes give solved, unsolvable and unknown deals, in about two seconds.

@@ -19,8 +19,9 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .survey import Row, connect, rows, store_row
+from .survey import connect, rows, store_row
 from .variants import GAMES, OPTIONS
+from .workers import Row
 
 #: The columns of a data file; a row read back has the survey's other columns as None.
 COLUMNS = ("deal", "verdict", "nodes", "seconds", "length", "fair_verdict", "fair_seconds",

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .survey import Row, rows
+from .survey import rows
 from .variants import GAMES
+from .workers import Row
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -392,8 +393,9 @@ def report(db_path: str | Path, game: str | None = None, options: str | None = N
 
 def main(args: Any) -> int:
     """``thirteen report GAME`` or ``thirteen report --all`` (args from the cli's parser)."""
-    from .survey import default_db, options_key
+    from .survey import default_db
     from .variants import get_variant
+    from .workers import options_key
 
     if args.all == bool(args.game):
         raise ValueError("give a GAME or --all")

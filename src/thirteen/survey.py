@@ -13,36 +13,27 @@ Engines (all feed the same writer):
   of N workers when no scheduler is given. Workers need ``thirteen`` importable (the same
   version); they only compute, results stream back here.
 
-The solver is imported lazily, in the workers, so that this module imports without it.
+The deals are solved by `thirteen.workers`, which imports the solver lazily, in the workers,
+so that this module imports without it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
-import json
-import logging
-import multiprocessing
 import os
-import queue
 import signal
-import socket
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import Any, Literal
 
-from .calculation import CalcState
 from .dbfile import open_db
-from .game import new_state
 from .variants import RENAMED, Variant, get_variant
+from .workers import Row, Task, dask_client, options_key, run_dask, run_inline, run_pool
 
 Engine = Literal["local", "dask"]
-Row = dict[str, Any]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS survey (
@@ -82,11 +73,6 @@ def default_db() -> Path:
     return platformdirs.user_data_path("thirteen", appauthor=False) / "survey.sqlite3"
 
 
-def options_key(variant: Variant) -> str:
-    """The canonical JSON of a variant's player options: part of each row's key."""
-    return json.dumps(variant.options(), sort_keys=True, separators=(",", ":"))
-
-
 MAX_SURVEY_DEAL = 2**63 - 1
 
 
@@ -120,83 +106,6 @@ def parse_deals(text: str) -> list[tuple[int, int]]:
         else:
             merged.append((lo, hi))
     return merged
-
-
-# ---- the worker side -----------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Task:
-    """One deal to solve: everything a worker needs, small and picklable."""
-
-    game: str
-    options: tuple[tuple[str, Any], ...]
-    deal: int
-    max_seconds: float | None
-    max_nodes: int | None
-    max_mb: int | None
-
-
-@functools.cache
-def solver_version() -> str:
-    """The solver's version, stored with every row (results may change with it).
-
-    The solver's own version string when it has one, else the package version plus a digest
-    of the engine and solver sources, so that rows always name the code that produced them.
-    """
-    from . import __version__, solver
-
-    for name in ("SOLVER_VERSION", "__version__", "VERSION"):
-        value = getattr(solver, name, None)
-        if value is not None:
-            return str(value)
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted([*here.glob("*.py"), *here.glob("solver/*.py")]):
-        if path.stem not in ("cli", "survey", "report", "tui", "store"):  # front ends
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:10]}"
-
-
-def solve_deal(task: Task) -> Row:
-    """Solve one deal (and, for the Calculation family, play it fairly); the row to store."""
-    from .solver import Budget, solve
-
-    variant = get_variant(task.game, **dict(task.options))
-    state = new_state(variant, task.deal)
-    budget = Budget(max_nodes=task.max_nodes, max_seconds=task.max_seconds, max_mb=task.max_mb)
-    # the line a player would be shown (`shortcut`): the line found can be 75 times as long
-    # (Good Measure 589: 18,214 moves, 243 shortened)
-    result = solve(state, budget, shorten=True)
-    row: Row = {
-        "game": variant.name,
-        "options": options_key(variant),
-        "deal": task.deal,
-        "verdict": result.verdict,
-        "nodes": result.nodes,
-        "seconds": result.seconds,
-        "length": len(result.moves) if result.verdict == "solved" else None,
-        "peak_states": result.peak_states,
-        "reason": result.reason or None,
-        "solver_version": solver_version(),
-        "max_seconds": task.max_seconds,
-        "max_nodes": task.max_nodes,
-        "max_mb": task.max_mb,
-        "fair_verdict": None,
-        "fair_seconds": None,
-        "host": socket.gethostname(),
-    }
-    if isinstance(state, CalcState):
-        from .solver import fair_play
-
-        start = time.perf_counter()
-        fair = fair_play(state, budget)  # plays without knowing the stock order
-        row["fair_verdict"] = "won" if fair.verdict == "solved" else "lost"
-        row["fair_seconds"] = time.perf_counter() - start
-    return row
-
-
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the coordinator, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ---- the store -------------------------------------------------------------------------------
@@ -292,140 +201,6 @@ def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tupl
             end = hi if nxt is None or nxt > hi else nxt - 1
             yield from range(deal, end + 1)
             deal = end + 1
-
-
-# ---- engines ---------------------------------------------------------------------------------
-OnResult = Callable[[Row], None]
-OnError = Callable[[Task, BaseException], None]
-
-
-def run_inline(tasks: Iterable[Task], on_result: OnResult, on_error: OnError) -> None:
-    """Solve the deals one after another in this process."""
-    for task in tasks:
-        try:
-            row = solve_deal(task)
-        except (KeyboardInterrupt, MemoryError):
-            raise
-        except Exception as e:  # a solver bug on one deal must not end the survey
-            on_error(task, e)
-            continue
-        on_result(row)
-
-
-def run_pool(tasks: Iterable[Task], on_result: OnResult, on_error: OnError,
-             workers: int) -> None:
-    """Solve the deals on ``workers`` processes; at most 2 per worker are queued at a time."""
-    pending: queue.Queue[tuple[Task, Row | BaseException]] = queue.Queue()
-    # forkserver: the workers are not forks of this process and its threads (the progress bar)
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ctx.Pool(workers, initializer=_ignore_sigint)
-    in_flight = 0
-    todo = iter(tasks)
-    try:
-        while True:
-            while in_flight < 2 * workers:
-                task = next(todo, None)
-                if task is None:
-                    break
-                pool.apply_async(solve_deal, (task,), callback=_put(pending, task),
-                                 error_callback=_put(pending, task))
-                in_flight += 1
-            if not in_flight:
-                break
-            try:
-                task, outcome = pending.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            in_flight -= 1
-            if isinstance(outcome, BaseException):
-                on_error(task, outcome)
-            else:
-                on_result(outcome)
-        pool.close()
-    finally:
-        pool.terminate()  # on Ctrl-C or a kill of the writer: stop the deals being solved
-        pool.join()
-
-
-def _put(pending: queue.Queue[tuple[Task, Any]], task: Task) -> Callable[[Any], None]:
-    """A pool callback that hands ``task``'s outcome (row or exception) to the writer."""
-    return lambda outcome: pending.put((task, outcome))
-
-
-DASK_CONNECT_SECONDS = 5.0  # how long to wait for a remote scheduler's answer
-
-
-def dask_client(scheduler: str) -> Any:
-    """A client of the scheduler at ``scheduler``, or one line saying it cannot be reached
-    (`ValueError`) after `DASK_CONNECT_SECONDS`, with distributed's own retry logs kept quiet."""
-    dist: Any = import_module("distributed")  # untyped; imported only for this engine
-    log = logging.getLogger("distributed")
-    level = log.level
-    log.setLevel(logging.CRITICAL)
-    try:
-        return dist.Client(scheduler, timeout=DASK_CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError) as e:
-        why = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {why[:160]}"
-                         ) from None
-    finally:
-        log.setLevel(level)
-
-
-def run_dask(tasks: Iterable[Task], on_result: OnResult, on_error: OnError, workers: int,
-             client: Any = None, processes: bool = True) -> None:
-    """Solve the deals on a Dask cluster (``client``'s, `dask_client`, or a `LocalCluster` of
-    ``workers``); results come back here in completion order."""
-    dist: Any = import_module("distributed")  # untyped; imported only for this engine
-
-    cluster: Any = None
-    if client is None:
-        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                    processes=processes, dashboard_address=None,
-                                    silence_logs=logging.ERROR)
-        client = dist.Client(cluster)
-    futures: dict[Any, Task] = {}
-    try:
-        todo = iter(tasks)
-        window, checked = 4, 0.0
-
-        def submit() -> bool:
-            task = next(todo, None)
-            if task is None:
-                return False
-            fut = client.submit(solve_deal, task, pure=False)
-            futures[fut] = task
-            done.add(fut)
-            return True
-
-        done = dist.as_completed()
-        while True:
-            now = time.monotonic()
-            if now - checked > 5.0:  # workers may join or leave a remote cluster
-                threads = sum(client.nthreads().values())
-                window, checked = max(4, 2 * threads), now
-            while len(futures) < window and submit():
-                pass
-            if not futures:
-                break
-            fut = next(done)
-            task = futures.pop(fut)
-            try:
-                row = fut.result()
-            except (KeyboardInterrupt, MemoryError):
-                raise
-            except Exception as e:
-                on_error(task, e)
-            else:
-                on_result(row)
-            fut.release()
-    finally:
-        if futures:
-            client.cancel(list(futures))
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 # ---- the survey ------------------------------------------------------------------------------
