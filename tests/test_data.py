@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import json
+import random
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,9 @@ from hypothesis import strategies as st
 
 from thirteen import data
 from thirteen.cli import main
+from thirteen.game import new_state
+from thirteen.solver import Budget, solve
+from thirteen.variants import get_variant
 from thirteen.workers import Row
 
 
@@ -95,3 +100,32 @@ def test_a_survey_resumes_from_data_files_and_a_report_reads_them(
     assert main(["report", "bisley", "--data", str(folder)]) == 0
     assert "deals            8  (1-8)" in capsys.readouterr().out
     assert main(["report", "--all", "--data", str(tmp_path / "none")]) == 2
+
+
+# ---- the data committed in the repository ------------------------------------------------------
+REPOSITORY_DATA = Path(__file__).resolve().parent.parent / "data" / "surveys"
+COMMITTED = sorted(REPOSITORY_DATA.glob("*" + data.SUFFIX))
+
+
+def test_the_repository_has_survey_data() -> None:
+    assert COMMITTED
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: p.name)
+def test_committed_verdicts_stand_on_a_sample(path: Path) -> None:
+    """A few deals of each file solved again: none of its solved deals is proved lost, none
+    of its unwinnable deals is solved (a solution replays to a win before it is returned), and
+    its list of unwinnable deals is its rows'."""
+    rows = data.read_file(path)
+    lost = [r["deal"] for r in rows if r["verdict"] == "unsolvable"]
+    listed = path.with_name(path.name.removesuffix(data.SUFFIX) + data.UNSOLVABLE)
+    assert [int(d) for d in listed.read_text().split()] == lost
+    rng = random.Random(path.name)
+    won = [r["deal"] for r in rows if r["verdict"] == "solved"]
+    game, options = data.parse_stem(path.name.removesuffix(data.SUFFIX))
+    variant = get_variant(game, **json.loads(options))
+    budget = Budget(max_nodes=20_000, max_seconds=None, max_mb=512)
+    for deal in rng.sample(won, min(3, len(won))):
+        assert solve(new_state(variant, deal), budget).verdict != "unsolvable", deal
+    for deal in rng.sample(lost, min(2, len(lost))):
+        assert solve(new_state(variant, deal), budget).verdict != "solved", deal
