@@ -169,3 +169,18 @@ def test_compile_solver_leaves_an_up_to_date_build_alone(tmp_path: Path) -> None
     r = run("compile-solver", "--dir", str(tmp_path))
     assert r.returncode == 0 and "up to date: nothing to do" in r.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == [STAMP]
+
+
+@pytest.mark.parametrize(("command", "missing", "extra"), [
+    (["serve", "--port", "65432"], "fastapi", "web"), (["survey", "bisley", "--deals", "1"], "rich",
+                                                   "survey"),
+])
+def test_a_command_whose_extra_is_not_installed_says_which(command: list[str], missing: str,
+                                                           extra: str) -> None:
+    """A library-only install (no extras): the command names the extra to install."""
+    code = (f"import sys; sys.modules[{missing!r}] = None; from thirteen.cli import main; "
+            f"sys.exit(main({command!r}))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == (f"thirteen: {command[0]} needs {missing}, which is not "
+                                f"installed: pip install 'thirteen[{extra}]'")

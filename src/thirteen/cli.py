@@ -511,6 +511,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The extra of the package (``pip install 'thirteen[EXTRA]'``) that each command needs beyond
+#: the engine and the solver.
+EXTRAS = {"play": "play", "serve": "web", "survey": "survey", "report": "survey"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -523,6 +528,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except (UsageError, ValueError) as e:
         print(f"thirteen: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as e:
+        needed, package = EXTRAS.get(args.command), (e.name or "").split(".")[0]
+        if needed is None or package in ("", "thirteen"):
+            raise
+        print(f"thirteen: {args.command} needs {package}, which is not installed: "
+              f"pip install 'thirteen[{needed}]'", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
