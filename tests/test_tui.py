@@ -300,9 +300,9 @@ async def test_no_winning_line(store: Store) -> None:
     app = app_for(store)
     async with app.run_test() as pilot:
         await pilot.press("b", "b")
-        app._line_checked("unsolvable", 1)  # what the background check reports
+        app.assistant.line_checked("unsolvable", 1)  # what the background check reports
         assert "No winning line remains" in app.message
-        app._solver_hint(Hint(None, "unsolvable", "dead end"), 1)  # a hint says so too
+        app.assistant.hint_answer(Hint(None, "unsolvable", "dead end"), 1)  # a hint says so too
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "hopeless"
         assert "No winning line remains" in app.screen.text

@@ -5,15 +5,16 @@ message as reactive attributes; the board (`board.BoardScreen`) watches them, so
 redraws what shows it. The app asks the engine every legality question and saves the game to
 the shared SQLite `Store` after every move, so a killed app resumes where it stopped and the
 statistics are the ones the web server shows. Starting, resuming, timing, leaving and help (a
-game Solve played in is assisted) are `thirteen.session`'s, as in every front end. The solver
-runs in worker threads: hints, "solve it for me" and the check that a winning line remains.
+game Solve played in is assisted) are `thirteen.session`'s, as in every front end; the
+solver's help (hints, "solve it for me", the check that a winning line remains, deals of a
+wanted difficulty) is the `assist.Assistant`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import App
@@ -24,9 +25,10 @@ from .. import solver
 from ..game import Game, State
 from ..moves import Move, MoveError
 from ..rules import describe
-from ..session import CONFIRM_LEAVE, Changed, auto_finish, choose_deal, new_session, open_session
+from ..session import CONFIRM_LEAVE, auto_finish, new_session, open_session
 from ..store import Store
 from ..variants import GAMES, get_variant
+from .assist import Assistant
 from .board import BoardScreen, Header
 from .dialogs import (
     ConfirmScreen,
@@ -53,12 +55,6 @@ from .places import (
 from .words import glyphs, move_words, pile_name, top_words
 
 PLAYER = "local"
-
-HINT_SECONDS = 5.0  # the solver's budget for a hint
-SOLVE_SECONDS = 10.0  # and for "solve it for me"
-CHECK_SECONDS, CHECK_NODES = 1.0, 200_000  # and for the check after each move
-
-Answer = TypeVar("Answer")  # what a question to the solver returns (`_ask_solver`)
 
 
 class ThirteenApp(App[None]):
@@ -95,9 +91,9 @@ class ThirteenApp(App[None]):
         self.use_solver = use_solver
         if self.variant.family == "packer":
             self.cursor = PileRef("col", 0)
-        self._ended: EndKind | None = None
+        self.ended: EndKind | None = None  # the end screen was shown for this position
         self._stats: dict[str, Any] | None = None
-        self._checking = self._check_again = False
+        self.assistant = Assistant(self)
         self.session, opened = open_session(self.store, PLAYER, self.variant, number, game)
         self.position = self.game.state
         if opened:
@@ -114,6 +110,10 @@ class ThirteenApp(App[None]):
             self._stats = self.session.stats()
         return self._stats
 
+    def forget_stats(self) -> None:
+        """A result or a hint was recorded: read the statistics again."""
+        self._stats = None
+
     def elapsed(self) -> float:
         return self.session.clock()
 
@@ -127,9 +127,9 @@ class ThirteenApp(App[None]):
         """Leave the current game (a loss if it was played and not won: the player confirmed,
         or it was over) and deal ``number``."""
         self.session.leave()
-        self._stats = None
+        self.forget_stats()
         self.session = new_session(self.store, PLAYER, self.variant, number)
-        self._ended = None
+        self.ended = None
         self.selection, self.hint_move = None, None
         self.say(f"Deal {self.game.number}. " + prompt(self.variant))
         self.position = self.game.state
@@ -142,20 +142,20 @@ class ThirteenApp(App[None]):
         self.hint_move = None
         status = self.game.status()
         self.session.commit()  # a win is counted there, once
-        if status == "won" and self._ended != "won":
-            self._ended = "won"
-            self._stats = None
+        if status == "won" and self.ended != "won":
+            self.ended = "won"
+            self.forget_stats()
             self.position = self.game.state
             self.show_end("won")
             return
         if status == "lost":
-            self._ended = "lost"
+            self.ended = "lost"
             self.position = self.game.state
             self.show_end("lost")
             return
-        self._ended = None
+        self.ended = None
         self.position = self.game.state
-        self._check_line()
+        self.assistant.check()
 
     def show_end(self, kind: EndKind, detail: str = "") -> None:
         text = end_text(kind, self.game, self.stats(), self.elapsed(), self.session.assisted,
@@ -202,7 +202,7 @@ class ThirteenApp(App[None]):
 
     def choose(self, ref: PileRef, count: int | None) -> None:
         """Select ``ref`` as the source, or play the selected source onto it."""
-        if self._ended == "won":
+        if self.ended == "won":
             return
         self.hint_move = None
         sel = self.selection
@@ -321,7 +321,7 @@ class ThirteenApp(App[None]):
 
     def action_auto(self) -> None:
         self.selection = None
-        if self._ended == "won":
+        if self.ended == "won":
             return
         played = auto_finish(self.game)
         if not played:
@@ -339,31 +339,9 @@ class ThirteenApp(App[None]):
             if isinstance(answer, int):
                 self._confirm_then(lambda: self.start(answer))
             elif answer in solver.WANTED:
-                self._confirm_then(lambda: self._find_deal(answer))
+                self._confirm_then(lambda: self.assistant.find_deal(answer))
 
         self.push_screen(DealScreen(), chosen)
-
-    def _find_deal(self, wanted: solver.Wanted) -> None:
-        """Let the solver draw deals until it rates one ``wanted`` (in the background: a hard
-        deal can take seconds), then deal it."""
-        self.say(f"Looking for {'an' if wanted == 'easy' else 'a'} {wanted} deal...")
-
-        def work() -> None:
-            try:
-                number, message = choose_deal(self.variant, None, wanted)
-            except ValueError as e:  # this game's deals are not rated
-                self.call_from_thread(self.say, f"{e}.", "error")
-                return
-            except Exception as e:  # a failing solver must not end the session: a message
-                self.call_from_thread(self.say, f"The solver failed ({e}).", "error")
-                return
-            self.call_from_thread(self._found_deal, number, message)
-
-        self.run_worker(work, thread=True, exclusive=True, group="find")
-
-    def _found_deal(self, number: int, message: str) -> None:
-        self.start(number)
-        self.say(f"Deal {number}. {message}")
 
     def _confirm_then(self, then: Callable[[], None]) -> None:
         """Run ``then`` (which leaves this game) once the player confirmed, where the session
@@ -386,149 +364,18 @@ class ThirteenApp(App[None]):
         rows = [stats_cells(GAMES[n].title if n in GAMES else n, figures[n]) for n in names]
         self.push_screen(StatsScreen(rows))
 
+    def action_hint(self) -> None:
+        self.selection = None
+        self.assistant.hint()
+
+    def action_solve(self) -> None:
+        self.selection = None
+        self.assistant.solve()
+
     def action_help(self) -> None:
         text = Text(describe(self.variant))
         text.append_text(Text.from_markup(help_keys(self.variant)))
         self.push_screen(HelpScreen(text))
-
-    # ---- the solver --------------------------------------------------------------------------
-    def action_hint(self) -> None:
-        self.selection = None
-        if self.game.status() != "in play":
-            self.say("The game is over: nothing to hint.")
-            return
-        if not self.use_solver:
-            self._show_hint(fallback_hint(self.game), "")
-            return
-        budget = solver.Budget(max_seconds=HINT_SECONDS)
-        self._ask_solver("Thinking...", lambda state, seen: solver.hint(state, budget, seen),
-                         self._solver_hint, self._solver_failed)
-
-    def _ask_solver(self, busy: str, ask: Callable[[State, tuple[State, ...]], Answer],
-                    answer: Callable[[Answer, int], None], failed: Callable[[str], None]) -> None:
-        """Say ``busy`` and run ``ask`` on the session's position (and the positions the game
-        has been in) in a worker thread (one at a time); then ``answer`` gets its result and
-        the move count it was asked at (the position may have changed meanwhile). A failing
-        solver goes to ``failed``: it must not end the game."""
-        self.say(busy)
-        state, seen = self.session.position()
-        moves_then = len(self.game.moves)
-
-        def work() -> None:
-            try:
-                result = ask(state, seen)
-            except Exception as e:
-                self.call_from_thread(failed, str(e))
-                return
-            self.call_from_thread(answer, result, moves_then)
-
-        self.run_worker(work, thread=True, exclusive=True, group="hint")
-
-    def action_solve(self) -> None:
-        """Solve it for me: the solver's winning line, played to the end (undo takes it back
-        move by move); where cards are hidden, the fair player's moves. The game counts as
-        assisted."""
-        self.selection = None
-        if self.game.status() != "in play" or not self.use_solver:
-            self.say("The game is over: nothing to solve." if self.game.status() != "in play"
-                     else "The solver is off.")
-            return
-        budget = solver.Budget(max_seconds=SOLVE_SECONDS)
-        asked = self.game.state
-
-        def solved(answer: solver.Played, moves_then: int) -> None:
-            self._solved(asked, answer)
-
-        self._ask_solver("Solving...",
-                         lambda state, seen: solver.solve_for_me(state, budget, seen),
-                         solved, lambda why: self.say(f"The solver failed: {why}", "error"))
-
-    def _solved(self, asked: State, answer: solver.Played) -> None:
-        if answer.verdict == "unsolvable":
-            self._hopeless(solver.DEAD_END)
-            return
-        try:
-            played = self.session.take_solve(asked, answer)
-        except Changed:
-            return  # the position changed meanwhile
-        if not played:
-            self.say(answer.message, "error")
-            return
-        self.say(f"Solve {answer.message}.")
-        self._stats = None
-        self.after_change()
-
-    def _hopeless(self, detail: str) -> None:
-        """The solver proved that no winning line remains: say so and offer the end screen."""
-        self.say(solver.NO_LINE, "error")
-        self.show_end("hopeless", detail)
-
-    def _solver_failed(self, why: str) -> None:
-        self._show_hint(fallback_hint(self.game), f"(solver failed: {why}) ")
-
-    def _solver_hint(self, result: solver.Hint, moves_then: int) -> None:
-        if len(self.game.moves) != moves_then:
-            return  # the position changed meanwhile
-        move, message = result.move, result.message
-        if result.verdict == "unsolvable":
-            self._hopeless(message)
-            return
-        if move is not None:
-            self.session.take_hint()
-            self._stats = None
-            self._show_hint(move, "", message.removeprefix(f"{move}: "))
-        else:  # every move leads back to a position already played
-            self.say(message + ".", "error")
-
-    def _check_line(self) -> None:
-        """In the background, ask the solver whether a winning line remains (only where every
-        card is in sight, so that the answer gives nothing hidden away)."""
-        state = self.game.state
-        if state.hides_cards or not self.use_solver:
-            return
-        if self._checking:  # one search at a time; the latest position is checked next
-            self._check_again = True
-            return
-        self._checking, self._check_again = True, False
-        moves_then = len(self.game.moves)
-
-        def work() -> None:
-            verdict = ""
-            try:
-                budget = solver.Budget(max_seconds=CHECK_SECONDS, max_nodes=CHECK_NODES)
-                verdict = str(solver.solve(state, budget).verdict)
-            except Exception:  # a failing check is no answer, and no message
-                pass
-            self.call_from_thread(self._line_checked, verdict, moves_then)
-
-        self.run_worker(work, thread=True, group="check")
-
-    def _line_checked(self, verdict: str, moves_then: int) -> None:
-        self._checking = False
-        if self._check_again:
-            self._check_line()
-            return
-        if verdict == "unsolvable" and len(self.game.moves) == moves_then and not self._ended:
-            self.say("No winning line remains from here: undo (u) or deal again (n).", "error")
-
-    def _show_hint(self, move: Move | None, prefix: str, message: str = "") -> None:
-        if move is None:
-            self.say(prefix + "No hint: no legal move.", "error")
-            return
-        self.hint_move = move
-        extra = f" — {message}" if message else ""
-        self.say(f"{prefix}Hint: {move_words(self.game.state, move)}{extra}", "good")
-
-
-def fallback_hint(game: Game) -> Move | None:
-    """A hint without the solver: a safe move, else a move home, else any legal move."""
-    safe = game.state.safe_moves()
-    if safe:
-        return safe[0]
-    legal = game.legal_moves()
-    home = [m for m in legal if m.target.kind in FOUNDATION_KINDS]
-    choices = home or legal
-    return choices[0] if choices else None
 
 
 def run_app(game_name: str, number: int | None, db: str | None = None,
