@@ -142,20 +142,18 @@ class ThirteenApp(App[None]):
         self.hint_move = None
         status = self.game.status()
         self.session.commit()  # a win is counted there, once
+        end: EndKind | None = None
         if status == "won" and self.ended != "won":
-            self.ended = "won"
+            end = "won"
             self.forget_stats()
-            self.position = self.game.state
-            self.show_end("won")
-            return
-        if status == "lost":
-            self.ended = "lost"
-            self.position = self.game.state
-            self.show_end("lost")
-            return
-        self.ended = None
+        elif status == "lost":
+            end = "lost"
+        self.ended = end
         self.position = self.game.state
-        self.assistant.check()
+        if end is None:
+            self.assistant.check()
+        else:
+            self.show_end(end)
 
     def show_end(self, kind: EndKind, detail: str = "") -> None:
         text = end_text(kind, self.game, self.stats(), self.elapsed(), self.session.assisted,
