@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from thirteen import solver
 from thirteen.cards import Card, full_deck
@@ -33,7 +33,8 @@ from thirteen.tui import (
     ThirteenApp,
     glyph,
 )
-from thirteen.tui.keys import prompt
+from thirteen.tui.keys import GAME_KEYS, prompt
+from thirteen.tui.places import PileRef, Selection
 from thirteen.variants import get_variant
 
 # A winning line of Baker's Dozen deal 9 (found once by the solver, kept as data).
@@ -440,6 +441,31 @@ async def test_header_and_message_fit(store: Store, game: str, number: int,
         elif not full:
             assert header.endswith(("streak 0", "won 1/3", ":00", ":01"))
         assert message == f"Deal {number}. {prompt(get_variant(game))}"
+        keys = app.screen.query_one(Footer).children  # the footer's key hints, all in sight
+        assert len(keys) == len(GAME_KEYS)
+        assert all(key.region.right <= size[0] for key in keys)
+
+
+@pytest.mark.asyncio
+async def test_the_board_follows_the_app(store: Store) -> None:
+    """The board draws the app's state: changing the position, the selection or the cursor
+    redraws the piles that show it, with no redraw asked for."""
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        column = app.screen.query_one("#col-3", PileView)
+        assert not column.model.cursor and not column.model.selected
+        app.cursor = PileRef("col", 3)
+        app.selection = Selection(PileRef("col", 3))
+        await pilot.pause()
+        assert column.model.cursor and column.model.selected == 1
+        assert "◂" in column.render().plain
+        hearts = app.screen.query_one("#found-2", PileView)
+        assert pile_text(column).endswith("2♥") and "2♥" not in pile_text(hearts)
+        for move in ("c2-f", "c4-f"):  # A♥ and 2♥ home, played behind the board's back
+            app.game.push(move)
+        app.position = app.game.state
+        await pilot.pause()
+        assert "2♥" not in pile_text(column) and "2♥" in pile_text(hearts)
 
 
 @pytest.mark.asyncio
