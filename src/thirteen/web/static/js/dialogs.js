@@ -124,19 +124,20 @@ export async function showGames(go) {
   open("Your games", table("Your games, latest first", ["Game", "Deal", "Moves", "Result", "Last played", ""], rows));
 }
 
-// ``go``: {daily(game)}
+// ``go``: {daily(game, started)}
 export async function showDaily(go) {
   const days = await load("/api/daily");
   if (!days) return;
   const rows = days.map((d) => {
     const buttons = el("span", "buttons");
-    const verb = d.result === "in play" ? "Resume" : d.result ? "Look" : "Play";
-    buttons.append(action(verb, `${verb} the daily ${d.title} of ${d.day}`, () => go.daily(d.game)));
+    const started = d.result !== "not played";
+    const verb = d.result === "in play" ? "Resume" : started ? "Look" : "Play";
+    buttons.append(action(verb, `${verb} the daily ${d.title} of ${d.day}`, () => go.daily(d.game, started)));
     if (d.line_shown) {
       buttons.append(action("Solver's line", `The solver's line for the daily ${d.title}`,
         () => showLine(d)));
     }
-    return [d.title, d.day, d.result || "not played", buttons];
+    return [d.title, d.day, d.result, buttons];
   });
   open("Daily deals", el("p", "", "One deal a day for each game, the same for everyone, " +
     "which the solver has won. A new one starts at midnight UTC."),

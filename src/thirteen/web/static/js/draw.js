@@ -38,11 +38,19 @@ function makeCard(code, index, movable) {
     card = el("div", "card" + (suit === "H" || suit === "D" ? " red" : ""));
     card.dataset.card = code;
     const corner = el("div", "corner");
-    corner.append(el("span", "rank", rankText(code[0])), suitSvg(suit));
+    // The rank is drawn by CSS from data-rank: the pile's accessible name says the cards,
+    // and no text inside it says less.
+    const rank = el("span", "rank");
+    rank.dataset.rank = rankText(code[0]);
+    corner.append(rank, suitSvg(suit));
     const other = corner.cloneNode(true);
     other.classList.add("br");
     card.append(corner, other);
-    if ("JQK".includes(code[0])) card.append(el("span", "face", code[0]));
+    if ("JQK".includes(code[0])) {
+      const face = el("span", "face");
+      face.dataset.rank = code[0];
+      card.append(face);
+    }
     else card.append(suitSvg(suit, "pip"));
   }
   if (index != null) card.dataset.index = String(index);
@@ -50,28 +58,20 @@ function makeCard(code, index, movable) {
   return card;
 }
 
-// A pile the player can pick from or play to. Its accessible name begins with the text it
-// shows (the ranks on its cards, or its empty mark), as a sighted screen-reader user hears it.
-function makePile(id, cls, label, shown) {
+// A pile the player can pick from or play to, named by what it holds.
+function makePile(id, cls, label) {
   const p = el("div", `pile ${cls}`);
   p.dataset.pile = id;
   p.tabIndex = 0;
   p.setAttribute("role", "button");
-  p.setAttribute("aria-label", shown ? `${shown}. ${label}` : label);
+  p.setAttribute("aria-label", label);
   return p;
-}
-
-function shownText(cards) {
-  return cards.filter((c) => c && CARD.test(c)).map((c) => {
-    const r = rankText(c[0]);
-    return "JQK".includes(c[0]) ? `${r} ${r} ${r}` : `${r} ${r}`;
-  }).join(" ");
 }
 
 function placeholder(pile, content) {
   const label = el("div", "label");
   if (typeof content === "string" && /^[CSHD]$/.test(content)) label.append(suitSvg(content));
-  else if (content) label.textContent = content;
+  else if (content) label.dataset.rank = content;
   pile.append(el("div", "empty"), label);
 }
 
@@ -84,8 +84,7 @@ function foundationSlot(f, text, mark, caption) {
   const top = f.cards[f.cards.length - 1];
   const shown = f.cards.slice(-2);
   return slot(f.name, [f.cards.length, shown, text, caption], () => {
-    const visible = top ? shownText([top]) : typeof mark === "string" && mark.length === 1 && !/[CSHD]/.test(mark) ? mark : "";
-    const p = makePile(f.name, "foundation slot", text, visible);
+    const p = makePile(f.name, "foundation slot", text);
     placeholder(p, mark);
     if (!top && f.name[0] === "k") p.querySelector(".label").append(suitSvg(f.name[1]));
     for (const c of shown) p.append(makeCard(c));
@@ -100,7 +99,7 @@ function foundationSlot(f, text, mark, caption) {
 function fanSlot(id, cls, title, cards, movableAt, caption) {
   const movable = cards.map((c, k) => c !== null && movableAt(k));
   return slot(id, [cards, movable, title], () => {
-    const p = makePile(id, `${cls} fan`, `${title}: ${listCards(cards)}`, shownText(cards));
+    const p = makePile(id, `${cls} fan`, `${title}: ${listCards(cards)}`);
     cards.forEach((c, k) => p.append(makeCard(c, k, movable[k])));
     if (!caption) return p;
     const wrap = el("div", "stack");
@@ -157,8 +156,7 @@ function calculationRows(v) {
   const stock = slot("s", [top, more, movable], () => {
     const wrap = el("div", "stack");
     const s = makePile("s", "stock slot",
-      top ? `Stock: turned card ${cardName(top)}, ${more} more face down` : "Stock: empty",
-      top ? shownText([top]) : "");
+      top ? `Stock: turned card ${cardName(top)}, ${more} more face down` : "Stock: empty");
     placeholder(s, "");
     if (top) s.append(makeCard(top, null, movable));
     wrap.append(s, el("div", "caption", top ? "turned card" : "stock out"));

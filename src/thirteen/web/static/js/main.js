@@ -109,8 +109,9 @@ async function dealBoard(text, leave) {
   return null;
 }
 
-async function playDaily(name) {
-  const leave = leaving();
+// ``started``: the player's game of it exists, so nothing is left: it is resumed.
+async function playDaily(name, started) {
+  const leave = started ? false : leaving();
   if (leave === null) return;
   const data = await send("POST", `/api/daily/${encodeURIComponent(name)}`, { leave });
   if (data) setGame(data, { push: true });
@@ -213,7 +214,7 @@ function bindControls() {
   const go = {
     open: (id) => { onActed(); history.pushState({ id }, "", `/game/${id}`); route(); },
     again: (game, number) => { onActed(); newDeal(number, game); },
-    daily: (game) => { onActed(); playDaily(game); },
+    daily: (game, started) => { onActed(); playDaily(game, started); },
   };
   $("games-button").addEventListener("click", () => showGames(go));
   $("daily-button").addEventListener("click", () => showDaily(go));
