@@ -228,7 +228,8 @@ export function topCardEls(id, count) {
 }
 
 // Draw the game on the table: the whole board for a new game, else only the slots whose
-// content changed. ``moved``: piles whose top card just landed.
+// content changed. ``moved``: piles whose top card just landed. Then `squeeze`, once what
+// stands above the board is drawn too.
 export function drawBoard(moved) {
   const g = state.game;
   const board = $("board");
@@ -261,26 +262,41 @@ export function drawBoard(moved) {
     const p = pileEl(focusId);
     if (p) p.focus({ preventScroll: true });
   }
-  squeeze();
   highlight();
 }
 
 // Overlap the cards of a fan more where it would run past the bottom of the window, down to
-// a strip that still shows each card's rank and suit.
+// a strip that still shows each card's rank and suit; where even that does not fit, draw
+// every card smaller (--cw-fit), a tenth at a time.
 export function squeeze() {
   const board = $("board");
+  board.style.removeProperty("--cw-fit");
+  for (let round = 0; round < 6 && !fitFans(board); round++) {
+    const card = board.querySelector(".pile.fan > .card");
+    if (!card) return;
+    const cw = card.getBoundingClientRect().width * 0.9;
+    if (cw < 34) return;
+    board.style.setProperty("--cw-fit", `${cw.toFixed(1)}px`);
+  }
+}
+
+// Set each fan's strip (--step) to fit the window; false if one does not fit at the least.
+function fitFans(board) {
+  let fits = true;
+  for (const p of board.querySelectorAll(".pile.fan")) p.style.removeProperty("--step");
   for (const p of board.querySelectorAll(".pile.fan")) {
     const cards = p.querySelectorAll(":scope > .card");
-    p.style.removeProperty("--step");
     if (cards.length < 2) continue;
     const ch = cards[0].getBoundingClientRect().height;
     const top = p.getBoundingClientRect().top + window.scrollY;
     const below = p.parentElement.classList.contains("stack") ? 22 : 6;
     const room = window.innerHeight - top - ch - below;
-    const normal = ch * 0.26;
-    const step = Math.max(ch * 0.2, Math.min(normal, room / (cards.length - 1)));
-    if (step < normal) p.style.setProperty("--step", `${step.toFixed(1)}px`);
+    const normal = ch * 0.26, least = ch * 0.2;
+    const step = Math.min(normal, room / (cards.length - 1));
+    if (step < least) fits = false;
+    if (step < normal) p.style.setProperty("--step", `${Math.max(least, step).toFixed(1)}px`);
   }
+  return fits;
 }
 
 export function highlight() {

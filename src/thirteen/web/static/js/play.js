@@ -4,7 +4,7 @@
 
 import { api, queued } from "./api.js";
 import {
-  $, announce, clearHints, drawBoard, dropStaleMessage, highlight, say, showHint,
+  $, announce, clearHints, drawBoard, dropStaleMessage, highlight, say, showHint, squeeze,
 } from "./draw.js";
 import {
   counts, describe, findMove, movesFrom, positionKey, state, what,
@@ -58,6 +58,7 @@ export function setGame(data, opts = {}) {
   document.body.dataset.game = String(data.id);
   dropStaleMessage(here());
   if (data.message && !opts.quiet) say(data.message, here());
+  squeeze();
   scheduleAnalysis();
 }
 
