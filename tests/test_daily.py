@@ -4,11 +4,11 @@ game and shown only once a player's game of it is over, the player's result kept
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import test_web_api
 
 from thirteen.game import Game
 from thirteen.moves import Move
@@ -16,6 +16,9 @@ from thirteen.store import Store
 from thirteen.variants import GAMES, get_variant
 from thirteen.web.daily import certify, first_number, today
 from thirteen.web.process import ServerProcess
+
+# a server in a child process and two players, as the API's tests have them
+server, alice, bob = test_web_api.server, test_web_api.alice, test_web_api.bob
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -48,28 +51,6 @@ def test_the_store_keeps_the_first_certificate_and_the_players_game(tmp_path: Pa
         assert store.daily_games("bob", "2026-01-02") == {}
         with pytest.raises(KeyError):  # a player records only their own games
             store.set_daily_game("bob", "2026-01-02", "bisley", game_id)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("daily") / "daily.sqlite3") as s:
-        yield s
-
-
-def player(server: ServerProcess) -> httpx.Client:
-    return httpx.Client(base_url=server.url, timeout=60)
-
-
-@pytest.fixture
-def alice(server: ServerProcess) -> Iterator[httpx.Client]:
-    with player(server) as c:
-        yield c
-
-
-@pytest.fixture
-def bob(server: ServerProcess) -> Iterator[httpx.Client]:
-    with player(server) as c:
-        yield c
 
 
 def entry(c: httpx.Client, name: str) -> dict[str, object]:

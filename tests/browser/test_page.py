@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,18 +18,6 @@ from thirteen.variants import get_variant
 
 DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(10_000)
-    yield pg
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
 
 
 def game_id(page: Any) -> int:
