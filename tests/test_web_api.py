@@ -98,7 +98,7 @@ def test_openapi_and_pages(alice: httpx.Client) -> None:
         r = alice.get(path)
         assert r.status_code == 200 and "<!doctype html>" in r.text
         assert "script-src 'self'" in r.headers["content-security-policy"]
-    for path in ("/static/app.js", "/static/style.css", "/static/favicon.svg"):
+    for path in ("/static/js/main.js", "/static/style.css", "/static/favicon.svg"):
         assert alice.get(path).status_code == 200
     assert "http" not in alice.get("/").text.replace("http://www.w3.org/2000/svg", "")
 

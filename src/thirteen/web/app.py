@@ -53,7 +53,7 @@ from ..moves import IllegalMove, Move, MoveError
 from ..solver import Wanted
 from ..store import Store, new_token
 from ..variants import GAMES, OPTIONS, UnknownGame, Variant, get_variant
-from . import solving
+from . import daily, solving
 
 log = logging.getLogger("thirteen.web")
 
@@ -652,6 +652,7 @@ def create_app(db_path: str | Path | None = None, *, store: Store | None = None)
     async def page() -> FileResponse:
         return FileResponse(index)
 
+    app.include_router(daily.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
