@@ -502,6 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
     p.add_argument("--data", metavar="FOLDER", help="read survey data files (e.g. data/surveys) "
                    "instead of a database (default: none)")
+    p.add_argument("--markdown", action="store_true", help="the odds page of every survey in "
+                   "--data (docs/odds.md is this, from data/surveys)")
     p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
                    "or .pdf; default: no plot)")
     p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")

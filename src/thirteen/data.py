@@ -16,7 +16,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .survey import connect, rows, store_row
@@ -76,14 +76,20 @@ def _value(column: str, text: str) -> object:
 
 def read_file(path: Path) -> list[Row]:
     """The rows of one data file, as `survey.rows` gives them; `ValueError` if malformed."""
+    return list(iter_file(path))
+
+
+def iter_file(path: Path) -> Iterator[Row]:
+    """The rows of one data file one at a time (a caller keeping a few columns of a large file
+    never holds all its rows); `ValueError` if malformed."""
     game, options = parse_stem(path.name.removesuffix(SUFFIX))
     try:
         with gzip.open(path, "rt", newline="") as f:
             reader = csv.DictReader(f)
             if tuple(reader.fieldnames or ()) != COLUMNS:
                 raise ValueError(f"{path}: columns are not {', '.join(COLUMNS)}")
-            return [{"game": game, "options": options,
-                     **{c: _value(c, r[c]) for c in COLUMNS}} for r in reader]
+            for r in reader:
+                yield {"game": game, "options": options, **{c: _value(c, r[c]) for c in COLUMNS}}
     except (OSError, EOFError, csv.Error, UnicodeDecodeError) as e:
         raise ValueError(f"{path}: not a survey data file ({e})") from None
 
