@@ -15,19 +15,17 @@ import thirteen.solver.services as services
 from thirteen import data, grades
 from thirteen.session import choose_deal
 from thirteen.variants import get_variant
-from thirteen.workers import Row
 
 COMMITTED = Path(__file__).resolve().parent.parent / "data" / "surveys"
 
 
-def rows_of(counts: dict[int, int]) -> list[Row]:
-    return [{"deal": d, "verdict": "solved", "nodes": n} for d, n in counts.items()]
+def rows_of(counts: dict[int, int]) -> list[tuple[object, ...]]:
+    return [(d, "solved", n) for d, n in counts.items()]
 
 
 @given(st.dictionaries(st.integers(1, 10**6), st.integers(0, 10**7), min_size=1, max_size=60))
 def test_grades_split_the_solved_deals_by_terciles(counts: dict[int, int]) -> None:
-    g = grades.Grading.of("Bisley", rows_of(counts) + [{"deal": 0, "verdict": "unsolvable",
-                                                        "nodes": 5}])
+    g = grades.Grading.of("Bisley", [*rows_of(counts), (0, "unsolvable", 5)])
     assert g is not None and g.solved == len(counts) and g.grade(0) is None
     n = len(counts)
     for deal, nodes in counts.items():
@@ -42,7 +40,7 @@ def test_grades_split_the_solved_deals_by_terciles(counts: dict[int, int]) -> No
 
 
 def test_a_grading_needs_a_solved_deal() -> None:
-    assert grades.Grading.of("Bisley", [{"deal": 1, "verdict": "unknown", "nodes": 9}]) is None
+    assert grades.Grading.of("Bisley", [(1, "unknown", 9)]) is None
 
 
 def test_draws_stay_in_their_grade() -> None:

@@ -32,7 +32,7 @@ from typing import Literal
 from . import data
 from .solver.services import Wanted
 from .variants import Variant
-from .workers import Row, options_key
+from .workers import options_key
 
 Grade = Literal["easy", "medium", "hard"]
 GRADES: tuple[Grade, ...] = ("easy", "medium", "hard")
@@ -62,9 +62,10 @@ class Grading:
     deals: dict[Grade, tuple[array[int], array[int]]]
 
     @classmethod
-    def of(cls, title: str, rows: Iterable[Row]) -> Grading | None:
-        """From a survey's rows (None: no deal solved)."""
-        solved = [(int(r["deal"]), int(r["nodes"])) for r in rows if r["verdict"] == "solved"]
+    def of(cls, title: str, rows: Iterable[tuple[object, ...]]) -> Grading | None:
+        """From ``(deal, verdict, positions)`` of each row of a survey (None: no deal
+        solved)."""
+        solved = [(int(str(d)), int(str(n))) for d, v, n in rows if v == "solved"]
         if not solved:
             return None
         bounds = cuts([n for _, n in solved])
@@ -109,7 +110,9 @@ def grading(folder: Path, game: str, options: str, title: str) -> Grading | None
     """The grades of ``game`` with ``options`` from the data file in ``folder`` (None: no file,
     or no solved deal in it). Cached: a file is read once a process."""
     path = folder / (data.stem(game, options) + data.SUFFIX)
-    return Grading.of(title, data.iter_file(path)) if path.is_file() else None
+    if not path.is_file():
+        return None
+    return Grading.of(title, data.iter_columns(path, ("deal", "verdict", "nodes")))
 
 
 def serve(variant: Variant, wanted: Wanted, folder: Path | None = None,

@@ -103,7 +103,7 @@ def budget_text(s: Section) -> str:
 
 
 def grades_text(s: Section) -> str:
-    g = grades.Grading.of(s.title, s.rows)
+    g = grades.Grading.of(s.title, ((r["deal"], r["verdict"], r["nodes"]) for r in s.rows))
     if g is None:
         return "none (no deal solved)"
     low, high = g.bounds
