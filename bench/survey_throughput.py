@@ -14,9 +14,10 @@ then the cores counted: the Dask row is the figure per worker.
 
 Every deal counts, including the ones that end unknown when their budget runs out, so the
 budget matters and is printed. On a shared machine a figure is only as good as the cores are
-free: the CPU time used is printed beside the wall time (a Dask worker's CPU time is not this
-process's, so it is left out there). Target: at least 20 deals per second per core on Baker's
-Dozen.
+free: the CPU time used (this process's and its children's, or the Dask workers', asked of
+them before and after) is printed beside the wall time, with deals per CPU second, which
+depends less on the machine's other load; so is the load average. Target: at least 20 deals
+per second per core on Baker's Dozen.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Measure:
     workers: int
     deals: int
     wall: float
-    cpu: float | None  # None: spent in other processes (Dask workers)
+    cpu: float  # this process's and its children's, or the Dask workers'
     counts: dict[str, int]
     median: float
 
@@ -62,33 +63,48 @@ class Measure:
     def per_core(self) -> float:
         return self.deals / self.wall / self.workers if self.wall > 0 else 0.0
 
+    @property
+    def per_cpu_second(self) -> float:
+        return self.deals / self.cpu if self.cpu else 0.0
+
     def row(self) -> str:
         c = self.counts
-        cpu = "-" if self.cpu is None else f"{self.cpu:.1f}"
+        cpu = f"{self.cpu:.1f}"
+        by_cpu = f"{self.per_cpu_second:.1f}"
         return (f"| {self.game} | {self.engine} | {self.workers} | {self.deals} | "
                 f"{c['solved']} / {c['unsolvable']} / {c['unknown']} | {self.median:.4f} | "
-                f"{self.wall:.1f} | {cpu} | **{self.per_core:.1f}** |")
+                f"{self.wall:.1f} | {cpu} | **{self.per_core:.1f}** | {by_cpu} |")
 
 
 HEAD = ("| game | engine | workers | deals | solved / unsolvable / unknown | median s | "
-        "wall s | CPU s | deals/s/core |\n|---|---|---|---|---|---|---|---|---|")
+        "wall s | CPU s | deals/s/core | deals/CPU-s |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def worker_cpu(scheduler: str) -> float:
+    """The CPU seconds used so far by every worker process of the cluster at ``scheduler``."""
+    from distributed import Client
+
+    with Client(scheduler, timeout=30) as client:
+        return sum(client.run(cpu_seconds).values())
 
 
 def measure(game: str, engine: str, args: argparse.Namespace) -> Measure:
     """One survey of ``args.deals`` of ``game`` on a fresh database, timed (``args.scheduler``:
     the cluster of the Dask engine)."""
+    dask = engine == "dask"
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
-        cpu0, t0 = cpu_seconds(), time.perf_counter()
+        cpu0 = worker_cpu(args.scheduler) if dask else cpu_seconds()
+        t0 = time.perf_counter()
         summary = survey(game, args.deals, db, workers=args.workers, engine=engine,
                          scheduler=args.scheduler if engine == "dask" else None,
                          max_seconds=args.max_seconds, max_nodes=args.max_nodes,
                          progress=sys.stderr.isatty())
-        wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
+        wall = time.perf_counter() - t0
+        cpu = (worker_cpu(args.scheduler) if dask else cpu_seconds()) - cpu0
         times = [r["seconds"] for r in rows(db)]
-    in_process = engine == "local" and args.workers == 1
-    return Measure(game, engine, args.workers, summary.solved_now, wall,
-                   cpu if in_process else None, summary.counts, percentile(times, 50))
+    return Measure(game, engine, args.workers, summary.solved_now, wall, cpu, summary.counts,
+                   percentile(times, 50))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         args.scheduler = cluster.scheduler_address
 
     print(f"deals {args.deals}, budget {args.max_seconds:g} s / {args.max_nodes} positions a "
-          f"deal, solver {running()}, {os.cpu_count()} cores on this machine"
+          f"deal, solver {running()}, {os.cpu_count()} cores on this machine, load average "
+          f"{os.getloadavg()[0]:.1f}"
           + (f", scheduler {args.scheduler}" if args.scheduler and not cluster else ""))
     print()
     print(HEAD)

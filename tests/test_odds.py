@@ -10,6 +10,7 @@ import pytest
 from thirteen import data
 from thirteen.cli import main
 from thirteen.odds import page
+from thirteen.report import Figure
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "data/surveys"  # as docs/odds.md's command names it, from the repository's root
@@ -83,3 +84,8 @@ def test_a_deal_lost_in_a_looser_game_is_not_won_in_a_stricter_one(looser: str,
     loose, strict = verdicts(looser), verdicts(stricter)
     lost = [d for d, v in loose.items() if v == "unsolvable"]
     assert lost and not [d for d in lost if strict.get(d) == "solved"]
+
+
+def test_an_estimate_shows_its_two_ends_apart() -> None:
+    assert Figure("solver", 12991, 12954, 36, 1).estimate() == "99.715% to 99.723%"
+    assert Figure("solver", 10000, 9982, 16, 2).estimate() == "99.82% to 99.84%"
