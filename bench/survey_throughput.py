@@ -70,10 +70,10 @@ class Measure:
     def row(self) -> str:
         c = self.counts
         cpu = f"{self.cpu:.1f}"
-        by_cpu = f"{self.per_cpu_second:.1f}"
+        by_cpu = f"{self.per_cpu_second:.3g}"
         return (f"| {self.game} | {self.engine} | {self.workers} | {self.deals} | "
                 f"{c['solved']} / {c['unsolvable']} / {c['unknown']} | {self.median:.4f} | "
-                f"{self.wall:.1f} | {cpu} | **{self.per_core:.1f}** | {by_cpu} |")
+                f"{self.wall:.1f} | {cpu} | **{self.per_core:.3g}** | {by_cpu} |")
 
 
 HEAD = ("| game | engine | workers | deals | solved / unsolvable / unknown | median s | "
