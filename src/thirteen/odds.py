@@ -86,7 +86,7 @@ def lost_text(s: Section, folder: str) -> str:
     if not lost:
         return "none"
     if len(lost) > LONGEST_LIST:
-        return f"{len(lost):,} deals, listed in {link}"
+        return f"{len(lost):,}, listed in {link}"
     return ", ".join(map(str, lost)) + f" ({link})"
 
 
