@@ -430,8 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="SQLite file for saved games and statistics, full screen only "
                    "(default: in the user data directory)")
     p.add_argument("--difficulty", choices=WANTED,
-                   help="instead of N: a random deal the solver wins, or rates easy / medium / "
-                   "hard (default: any deal)")
+                   help="instead of N: a deal the survey data grade easy / medium / hard, or "
+                   "any they say won (winnable); for a game without data, the solver rates "
+                   "random deals (default: any deal)")
     p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 won, "
             "1 lost, 3 in play, 2 bad input or an illegal move)", [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
@@ -502,6 +503,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
     p.add_argument("--data", metavar="FOLDER", help="read survey data files (e.g. data/surveys) "
                    "instead of a database (default: none)")
+    p.add_argument("--markdown", action="store_true", help="the odds page of every survey in "
+                   "--data (docs/odds.md is this, from data/surveys)")
     p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
                    "or .pdf; default: no plot)")
     p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")

@@ -39,7 +39,8 @@ DEAD_END = "dead end: this position can no longer be won"
 
 Difficulty = Literal["easy", "medium", "hard", "unwinnable", "unknown"]
 
-#: Node counts that split solved deals into easy / medium / hard (see docs/solver.md).
+#: Node counts that split solved deals into easy / medium / hard where no survey data grade
+#: the game (see docs/solver.md; `thirteen.grades` grades the surveyed games by terciles).
 EASY_NODES = 1_000
 MEDIUM_NODES = 20_000
 #: What a player may ask a new deal to be: winnable (any solved deal) or of a difficulty.
@@ -224,7 +225,10 @@ def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
               seconds: float | None = None) -> tuple[int, Difficulty | None]:
     """A deal number whose deal is ``wanted``, drawing numbers with ``draw()`` for at most
     ``seconds`` (default `FIND_SECONDS`): (number, its difficulty), or (the last number drawn,
-    None) when none was found in time. The rating counts nodes, so it does not depend on how
+    None) when none was found in time. Front ends ask this only for games and options the
+    survey data do not grade (`thirteen.grades` serves the others at once), with the fixed
+    counts `EASY_NODES` and `MEDIUM_NODES`, since without data there is no distribution to be
+    relative to. The rating counts nodes, so it does not depend on how
     busy the machine is; the time only bounds the wait. Cards hidden from the player are
     searched as known (the rating is of the deal, and says nothing about where a face-down
     card lies)."""
