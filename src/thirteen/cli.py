@@ -321,8 +321,9 @@ def _replay(game: Game, moves: Sequence[str]) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     _check_listen(args.host, args.port)
     from .web import serve
+    from .web.limits import Limits
 
-    serve(args.host, args.port, args.db)
+    serve(args.host, args.port, args.db, Limits.from_args(args))
     return 0
 
 
@@ -442,6 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "%(default)s, this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
+    from .web.limits import Limits
+
+    Limits.add_arguments(p)
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
     p.add_argument("--max-seconds", type=_seconds, default=60.0,

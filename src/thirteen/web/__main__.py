@@ -1,10 +1,12 @@
-"""``python -m thirteen.web [--host H] [--port P] [--db PATH]``: the server without the CLI."""
+"""``python -m thirteen.web [--host H] [--port P] [--db PATH] [limits]``: the server without
+the CLI (the limits are those of ``thirteen serve``)."""
 
 from __future__ import annotations
 
 import argparse
 
 from . import serve
+from .limits import Limits
 
 
 def main() -> None:
@@ -12,8 +14,9 @@ def main() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="SQLite file (default: the user's data directory)")
+    Limits.add_arguments(p)
     args = p.parse_args()
-    serve(args.host, args.port, args.db)
+    serve(args.host, args.port, args.db, Limits.from_args(args))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,120 @@
+"""The solver's fair share among players: a few solver slots, at most one job in flight per
+player, the waiting jobs served in turn across players (round robin, not in order of
+arrival), and a wait limit after which a request is refused with 503 rather than left hanging.
+
+So one player asking for many slow things (hard deals, hints, solves) holds at most one slot,
+and another player's hint waits for at most one job per other player ahead of it in the turn.
+A solver job is a hint, an analysis, a solve or a search for a deal of some difficulty.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import anyio
+
+T = TypeVar("T")
+
+MEMORY = 100_000  # players whose last turn is remembered
+
+
+class Busy(Exception):
+    """The solver could not take a job in time (or too many are waiting): say so, try later."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(eq=False)
+class _Ticket:
+    """A job waiting for a slot; `granted` is set when the turn hands it one."""
+
+    player: str
+    ready: anyio.Event = field(default_factory=anyio.Event)
+    granted: bool = False
+
+
+class FairSolver:
+    """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` in a worker thread when it is
+    the player's turn; `Busy` when it waited ``wait`` seconds, when the player already has
+    ``per_player`` jobs waiting, or when ``total`` jobs are waiting (memory stays bounded)."""
+
+    def __init__(self, slots: int = 2, wait: float = 20.0, per_player: int = 8,
+                 total: int = 2000) -> None:
+        self.slots, self.wait, self.per_player, self.total = slots, wait, per_player, total
+        self.running: set[str] = set()  # players with a job in flight
+        self.turns: OrderedDict[str, deque[_Ticket]] = OrderedDict()  # waiting, by arrival
+        self.waiting = 0
+        self.served = 0  # slots handed out so far
+        self.last: OrderedDict[str, int] = OrderedDict()  # player -> when last served
+
+    async def run(self, player: str, fn: Callable[..., T], *args: object) -> T:
+        ticket = await self._enter(player)
+        try:
+            return await anyio.to_thread.run_sync(fn, *args)
+        finally:
+            self._leave(ticket)
+
+    async def _enter(self, player: str) -> _Ticket:
+        queue = self.turns.get(player)
+        if queue is not None and len(queue) >= self.per_player:
+            raise Busy(f"{len(queue)} of your requests already wait for the solver: "
+                       "wait for their answers", 429)
+        if self.waiting >= self.total:
+            raise Busy("the solver is too busy: try again in a moment", 503)
+        ticket = _Ticket(player)
+        self.turns.setdefault(player, deque()).append(ticket)
+        self.waiting += 1
+        self._dispatch()
+        try:
+            with anyio.move_on_after(self.wait):
+                await ticket.ready.wait()
+        except BaseException:  # the request was cancelled: give back what it holds
+            if ticket.granted:
+                self._leave(ticket)
+            else:
+                self._forget(ticket)
+            raise
+        if not ticket.granted:
+            self._forget(ticket)
+            raise Busy(f"the solver is busy with other players' requests and did not get to "
+                       f"yours within {self.wait:g} s: try again in a moment", 503)
+        return ticket
+
+    def _forget(self, ticket: _Ticket) -> None:
+        queue = self.turns.get(ticket.player)
+        if queue is not None and ticket in queue:
+            queue.remove(ticket)
+            self.waiting -= 1
+            if not queue:
+                del self.turns[ticket.player]
+
+    def _leave(self, ticket: _Ticket) -> None:
+        self.running.discard(ticket.player)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand free slots to the waiting players with no job in flight, the one served
+        longest ago (or never) first: a player's many jobs take turns with everyone else's."""
+        while len(self.running) < self.slots:
+            ready = [p for p in self.turns if p not in self.running]
+            if not ready:
+                return
+            player = min(ready, key=lambda p: self.last.get(p, -1))
+            queue = self.turns[player]
+            ticket = queue.popleft()
+            self.waiting -= 1
+            if not queue:
+                del self.turns[player]
+            self.served += 1
+            self.last[player] = self.served
+            self.last.move_to_end(player)
+            while len(self.last) > MEMORY:
+                self.last.popitem(last=False)
+            ticket.granted = True
+            self.running.add(player)
+            ticket.ready.set()
