@@ -69,6 +69,24 @@ def test_one_job_in_flight_per_player() -> None:
     assert started.index("b") == 1
 
 
+def test_long_jobs_leave_a_slot_for_short_ones() -> None:
+    """Two slots, one for long jobs at most: a short job goes before long ones asked first."""
+    solver = FairSolver(slots=2, heavy=1)
+    started: list[str] = []
+
+    async def ask(player: str, heavy: bool) -> None:
+        await solver.run(player, started.append, player, heavy=heavy)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for player, heavy in (("a", True), ("b", True), ("c", True), ("d", False)):
+                tg.start_soon(ask, player, heavy)
+            await anyio.sleep(0)
+
+    anyio.run(main)
+    assert started.index("d") < started.index("b")
+
+
 def test_wait_limit_and_queue_limits() -> None:
     """A job that waits longer than the limit is refused with 503; a player with too many
     jobs waiting is refused with 429 at once."""

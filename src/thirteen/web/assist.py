@@ -32,7 +32,7 @@ async def solve_for_me(game_id: GameId, server: ServerDep, me: Player) -> dict[s
     if s.game.status() != "in play":
         raise HTTPException(409, "the game is over")
     state, seen = s.position()
-    answer = await server.solve(me, solving.solution, state, seen)
+    answer = await server.solve(me, solving.solution, state, seen, heavy=True)
     if not answer.moves:
         raise HTTPException(409, answer.message)
     try:
@@ -68,7 +68,8 @@ async def analysis(game_id: GameId, server: ServerDep, me: Player) -> dict[str, 
     s = server.session(me, game_id)
     ply, state = len(s.game.moves), s.game.state
     if state not in s.analysis:
-        verdict = await server.solve(me, solving.verdict, state)
+        # no verdict where cards are hidden: then no turn at the solver either
+        verdict = None if state.hides_cards else await server.solve(me, solving.verdict, state)
         while len(s.analysis) >= ANALYSES:
             s.analysis.pop(next(iter(s.analysis)))
         s.analysis[state] = verdict

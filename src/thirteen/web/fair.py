@@ -3,8 +3,9 @@ player, the waiting jobs served in turn across players (round robin, not in orde
 arrival), and a wait limit after which a request is refused with 503 rather than left hanging.
 
 So one player asking for many slow things (hard deals, hints, solves) holds at most one slot,
-and another player's hint waits for at most one job per other player ahead of it in the turn.
-A solver job is a hint, an analysis, a solve or a search for a deal of some difficulty.
+and a player who asks now and then is served before those who just were. The long jobs
+("heavy": a solve, a search for a deal of some difficulty, seconds each) may hold only some of
+the slots, so a short one (a hint, an analysis) never waits behind a long one.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class _Ticket:
     """A job waiting for a slot; `granted` is set when the turn hands it one."""
 
     player: str
+    heavy: bool
     ready: anyio.Event = field(default_factory=anyio.Event)
     granted: bool = False
 
@@ -41,32 +43,35 @@ class _Ticket:
 class FairSolver:
     """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` in a worker thread when it is
     the player's turn; `Busy` when it waited ``wait`` seconds, when the player already has
-    ``per_player`` jobs waiting, or when ``total`` jobs are waiting (memory stays bounded)."""
+    ``per_player`` jobs waiting, or when ``total`` jobs are waiting (memory stays bounded).
+    At most ``heavy`` of the ``slots`` run heavy jobs."""
 
-    def __init__(self, slots: int = 2, wait: float = 20.0, per_player: int = 8,
+    def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, per_player: int = 8,
                  total: int = 2000) -> None:
-        self.slots, self.wait, self.per_player, self.total = slots, wait, per_player, total
-        self.running: set[str] = set()  # players with a job in flight
+        self.slots, self.wait, self.heavy = slots, wait, heavy
+        self.per_player, self.total = per_player, total
+        self.running: dict[str, bool] = {}  # players with a job in flight: is it heavy
         self.turns: OrderedDict[str, deque[_Ticket]] = OrderedDict()  # waiting, by arrival
         self.waiting = 0
         self.served = 0  # slots handed out so far
         self.last: OrderedDict[str, int] = OrderedDict()  # player -> when last served
 
-    async def run(self, player: str, fn: Callable[..., T], *args: object) -> T:
-        ticket = await self._enter(player)
+    async def run(self, player: str, fn: Callable[..., T], *args: object,
+                  heavy: bool = False) -> T:
+        ticket = await self._enter(player, heavy)
         try:
             return await anyio.to_thread.run_sync(fn, *args)
         finally:
             self._leave(ticket)
 
-    async def _enter(self, player: str) -> _Ticket:
+    async def _enter(self, player: str, heavy: bool) -> _Ticket:
         queue = self.turns.get(player)
         if queue is not None and len(queue) >= self.per_player:
             raise Busy(f"{len(queue)} of your requests already wait for the solver: "
                        "wait for their answers", 429)
         if self.waiting >= self.total:
             raise Busy("the solver is too busy: try again in a moment", 503)
-        ticket = _Ticket(player)
+        ticket = _Ticket(player, heavy)
         self.turns.setdefault(player, deque()).append(ticket)
         self.waiting += 1
         self._dispatch()
@@ -94,14 +99,17 @@ class FairSolver:
                 del self.turns[ticket.player]
 
     def _leave(self, ticket: _Ticket) -> None:
-        self.running.discard(ticket.player)
+        self.running.pop(ticket.player, None)
         self._dispatch()
 
     def _dispatch(self) -> None:
         """Hand free slots to the waiting players with no job in flight, the one served
-        longest ago (or never) first: a player's many jobs take turns with everyone else's."""
+        longest ago (or never) first: a player's many jobs take turns with everyone else's.
+        A heavy job waits while ``heavy`` others run."""
         while len(self.running) < self.slots:
-            ready = [p for p in self.turns if p not in self.running]
+            heavy_free = sum(self.running.values()) < self.heavy
+            ready = [p for p, queue in self.turns.items()
+                     if p not in self.running and (heavy_free or not queue[0].heavy)]
             if not ready:
                 return
             player = min(ready, key=lambda p: self.last.get(p, -1))
@@ -116,5 +124,5 @@ class FairSolver:
             while len(self.last) > MEMORY:
                 self.last.popitem(last=False)
             ticket.granted = True
-            self.running.add(player)
+            self.running[player] = ticket.heavy
             ticket.ready.set()

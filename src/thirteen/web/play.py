@@ -50,7 +50,8 @@ async def new_game(body: NewGame, request: Request, server: ServerDep, me: Playe
 
     try:
         if difficulty is not None and given is None:
-            number, message = await server.solve(me, solving.pick_deal, pick, random_number)
+            number, message = await server.solve(me, solving.pick_deal, pick, random_number,
+                                                 heavy=True)
         else:
             number, message = pick()
         game = Game.new(variant, number)

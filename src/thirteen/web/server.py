@@ -144,10 +144,12 @@ class Server:
             s.commit()
 
     # -- the solver --
-    async def solve(self, player: str, fn: Callable[..., T], *args: object) -> T:
-        """``fn(*args)`` in the player's turn at the solver; 503 (or 429) when it cannot be."""
+    async def solve(self, player: str, fn: Callable[..., T], *args: object,
+                    heavy: bool = False) -> T:
+        """``fn(*args)`` in the player's turn at the solver (``heavy``: a long job, see `fair`);
+        503 (or 429) when it cannot be."""
         try:
-            return await self.solver.run(player, fn, *args)
+            return await self.solver.run(player, fn, *args, heavy=heavy)
         except Busy as e:
             raise HTTPException(e.status, str(e), headers={"Retry-After": "5"}) from None
 
