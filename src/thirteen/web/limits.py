@@ -1,6 +1,6 @@
 """Limits on what a client may create: games per player and per address, and new players
 (cookies) per address, each a token bucket refilled at so many a minute. The defaults are far
-above what a person does (a new deal every two seconds for a minute) and stop a script that
+above what a person does (a new deal every second for a minute) and stop a script that
 creates hundreds a second; the options of ``thirteen serve`` change them."""
 
 from __future__ import annotations
@@ -23,48 +23,11 @@ class Limits:
     address_players: int = 120  # new players (cookies) a minute per client address
     solver_wait: float = 20.0  # seconds a request may wait for the solver before 503
 
-    @staticmethod
-    def add_arguments(parser: argparse.ArgumentParser) -> None:
-        d = Limits()
-        parser.add_argument(
-            "--player-games", type=_positive, default=d.player_games, metavar="N",
-            help="new games a minute per player; more get 429 (default: %(default)s)")
-        parser.add_argument(
-            "--address-games", type=_positive, default=d.address_games, metavar="N",
-            help="new games a minute per client address (default: %(default)s)")
-        parser.add_argument(
-            "--address-players", type=_positive, default=d.address_players, metavar="N",
-            help="new players (cookies) a minute per client address (default: %(default)s)")
-        parser.add_argument(
-            "--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
-            help="seconds a hint, analysis, solve or deal search may wait for its turn at the "
-                 "solver before the answer is 503 (default: %(default)g); each player has one "
-                 "solver job at a time and players take turns")
-
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Limits:
+        """The limits given as options of ``thirteen serve``."""
         return cls(args.player_games, args.address_games, args.address_players,
                    args.solver_wait)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value < 3600:
-        raise argparse.ArgumentTypeError("must be more than 0 and less than 3600 seconds")
-    return value
 
 
 class Bucket:
