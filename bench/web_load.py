@@ -153,6 +153,8 @@ async def run(args: argparse.Namespace, url: str) -> list[Player]:
     """The players after the run; in the solver scenario the last one is the hint player."""
     end = time.perf_counter() + args.seconds
     ps = [Player(client(url), random.Random(args.seed * 1000 + i)) for i in range(args.players)]
+    for p in ps:  # a cookie first, which the player's parallel requests then share
+        (await p.c.get("/api/stats")).raise_for_status()
     if args.scenario == "page":
         jobs = [page_player(p, end, args.think, args.max_moves, args.hint_rate) for p in ps]
     else:
@@ -160,6 +162,7 @@ async def run(args: argparse.Namespace, url: str) -> list[Player]:
             p.tolerate = True
         jobs = [hammer(p, end) for p in ps for _ in range(args.parallel)]
         ps.append(Player(client(url), random.Random(args.seed)))
+        (await ps[-1].c.get("/api/stats")).raise_for_status()
         jobs.append(hint_player(ps[-1], end, args.think))
     await asyncio.gather(*jobs)
     for p in ps:
@@ -181,7 +184,9 @@ def lost_moves(db: str, players: list[Player]) -> tuple[int, int]:
 
 
 def pct(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=1000)[int(q * 1000) - 1] if len(values) > 1 else 0.0
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 1000) - 1]
 
 
 def table(players: list[Player], title: str) -> dict[str, float]:

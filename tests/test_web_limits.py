@@ -18,6 +18,8 @@ from thirteen.web.process import ServerProcess
 
 # ---- the solver's fair share ---------------------------------------------------------------
 
+THREAD = anyio.to_thread.run_sync  # jobs here are closures, which worker processes cannot take
+
 
 def _jobs(solver: FairSolver, asks: list[str], seconds: float = 0.05
           ) -> tuple[list[str], list[str], int]:
@@ -58,24 +60,29 @@ def _jobs(solver: FairSolver, asks: list[str], seconds: float = 0.05
 def test_players_take_turns() -> None:
     """One slot: a player's queued jobs do not go before another player's, whatever the order
     of the requests."""
-    started, refused, most = _jobs(FairSolver(slots=1), ["a", "a", "a", "a", "b", "c", "b"])
+    asks = ["a", "a", "a", "a", "b", "c", "b"]
+    started, refused, most = _jobs(FairSolver(slots=1, worker=THREAD), asks)
     assert started == ["a", "b", "c", "a", "b", "a", "a"] and not refused and most == 1
 
 
 def test_one_job_in_flight_per_player() -> None:
     """Two slots: one player's many jobs hold one slot; the other is free for anyone else."""
-    started, refused, most = _jobs(FairSolver(slots=2), ["a"] * 5 + ["b"])
+    started, refused, most = _jobs(FairSolver(slots=2, worker=THREAD), ["a"] * 5 + ["b"])
     assert most == 1 and not refused
     assert started.index("b") == 1
 
 
 def test_long_jobs_leave_a_slot_for_short_ones() -> None:
     """Two slots, one for long jobs at most: a short job goes before long ones asked first."""
-    solver = FairSolver(slots=2, heavy=1)
+    solver = FairSolver(slots=2, heavy=1, worker=THREAD)
     started: list[str] = []
 
+    def job(player: str, seconds: float) -> None:
+        started.append(player)
+        time.sleep(seconds)
+
     async def ask(player: str, heavy: bool) -> None:
-        await solver.run(player, started.append, player, heavy=heavy)
+        await solver.run(player, job, player, 0.2 if heavy else 0.0, heavy=heavy)
 
     async def main() -> None:
         async with anyio.create_task_group() as tg:
@@ -90,11 +97,11 @@ def test_long_jobs_leave_a_slot_for_short_ones() -> None:
 def test_wait_limit_and_queue_limits() -> None:
     """A job that waits longer than the limit is refused with 503; a player with too many
     jobs waiting is refused with 429 at once."""
-    _, refused, _ = _jobs(FairSolver(slots=1, wait=0.1), ["a", "b"], seconds=0.5)
+    _, refused, _ = _jobs(FairSolver(slots=1, wait=0.1, worker=THREAD), ["a", "b"], seconds=0.5)
     assert refused == ["b 503"]
-    _, refused, _ = _jobs(FairSolver(slots=1, per_player=2), ["a"] * 5)
+    _, refused, _ = _jobs(FairSolver(slots=1, per_player=2, worker=THREAD), ["a"] * 5)
     assert refused == ["a 429", "a 429"]
-    _, refused, _ = _jobs(FairSolver(slots=1, total=2), ["a", "b", "c", "d"])
+    _, refused, _ = _jobs(FairSolver(slots=1, total=2, worker=THREAD), ["a", "b", "c", "d"])
     assert refused == ["d 503"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import main
+from thirteen.cli import main  # absolute: solver worker processes run this file by path
 
 if __name__ == "__main__":
     sys.exit(main(["serve", *sys.argv[1:]]))

@@ -14,12 +14,19 @@ from ..moves import MoveError
 from . import solving
 from .models import AnalysisOut, GameOut, HintAnswer, errors
 from .play import GameId
-from .server import Player, ServerDep
+from .server import Player, ServerDep, Session
 from .view import annotate_text, game_out
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 
 ANALYSES = 64  # verdicts kept per game
+
+
+def _after_unsolvable(s: Session) -> bool:
+    """Whether the position before was found unsolvable: then so is this one (a winning line
+    from here would be one from there, after the move played), with no turn at the solver."""
+    positions = s.game.positions
+    return len(positions) > 1 and s.analysis.get(positions[-2]) == "unsolvable"
 
 
 @router.post("/{game_id}/solve", response_model=GameOut, responses=errors(404, 409, 429, 503))
@@ -68,8 +75,11 @@ async def analysis(game_id: GameId, server: ServerDep, me: Player) -> dict[str, 
     s = server.session(me, game_id)
     ply, state = len(s.game.moves), s.game.state
     if state not in s.analysis:
-        # no verdict where cards are hidden: then no turn at the solver either
-        verdict = None if state.hides_cards else await server.solve(me, solving.verdict, state)
+        verdict: str | None = None  # none where cards are hidden (no turn at the solver)
+        if _after_unsolvable(s):
+            verdict = "unsolvable"
+        elif not state.hides_cards:
+            verdict = await server.solve(me, solving.verdict, state)
         while len(s.analysis) >= ANALYSES:
             s.analysis.pop(next(iter(s.analysis)))
         s.analysis[state] = verdict

@@ -10,16 +10,54 @@ the slots, so a short one (a hint, an analysis) never waits behind a long one.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
+import anyio.to_process
+
+log = logging.getLogger("thirteen.web")
 
 T = TypeVar("T")
 
 MEMORY = 100_000  # players whose last turn is remembered
+
+
+
+Worker = Callable[..., Awaitable[Any]]  # runs fn(*args) off the event loop
+
+
+NICE = 5  # worker processes yield the cores to the server's own process
+
+
+def in_processes(slots: int) -> Worker:
+    """Run jobs in up to ``slots`` worker processes (kept for the next job), at a lower
+    priority: a search holds no lock the event loop needs and no core it wants, so moves are
+    answered at once while the solver works."""
+    limiter = anyio.CapacityLimiter(slots)
+
+    async def run(fn: Callable[..., T], *args: object) -> T:
+        return await anyio.to_process.run_sync(_niced, fn, *args, limiter=limiter)
+
+    return run
+
+
+_niced_already = False
+
+
+def _niced(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)`` in a worker process, lowering the process's priority on its first job."""
+    global _niced_already
+    if not _niced_already:
+        _niced_already = True
+        with contextlib.suppress(OSError):
+            os.nice(NICE)
+    return fn(*args)
 
 
 class Busy(Exception):
@@ -41,14 +79,16 @@ class _Ticket:
 
 
 class FairSolver:
-    """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` in a worker thread when it is
-    the player's turn; `Busy` when it waited ``wait`` seconds, when the player already has
-    ``per_player`` jobs waiting, or when ``total`` jobs are waiting (memory stays bounded).
+    """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` with ``worker`` (default: in a
+    worker process) when it is the player's turn; `Busy` when it waited ``wait`` seconds, when
+    the player already has ``per_player`` jobs waiting, or when ``total`` jobs are waiting
+    (memory stays bounded).
     At most ``heavy`` of the ``slots`` run heavy jobs."""
 
     def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, per_player: int = 8,
-                 total: int = 2000) -> None:
+                 total: int = 2000, worker: Worker | None = None) -> None:
         self.slots, self.wait, self.heavy = slots, wait, heavy
+        self.worker = worker or in_processes(slots)
         self.per_player, self.total = per_player, total
         self.running: dict[str, bool] = {}  # players with a job in flight: is it heavy
         self.turns: OrderedDict[str, deque[_Ticket]] = OrderedDict()  # waiting, by arrival
@@ -60,7 +100,11 @@ class FairSolver:
                   heavy: bool = False) -> T:
         ticket = await self._enter(player, heavy)
         try:
-            return await anyio.to_thread.run_sync(fn, *args)
+            answer: T = await self.worker(fn, *args)
+            return answer
+        except anyio.BrokenWorkerProcess:
+            log.exception("a solver process died")
+            raise Busy("the solver failed: try again", 503) from None
         finally:
             self._leave(ticket)
 
@@ -104,8 +148,9 @@ class FairSolver:
 
     def _dispatch(self) -> None:
         """Hand free slots to the waiting players with no job in flight, the one served
-        longest ago (or never) first: a player's many jobs take turns with everyone else's.
-        A heavy job waits while ``heavy`` others run."""
+        longest ago (or never) first: a player who asks now and then goes before those who
+        keep the solver busy, and a player's many jobs take turns with everyone else's. A
+        heavy job waits while ``heavy`` others run."""
         while len(self.running) < self.slots:
             heavy_free = sum(self.running.values()) < self.heavy
             ready = [p for p, queue in self.turns.items()

@@ -9,7 +9,6 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
 
 from .. import session as lifecycle
-from ..deal import random_number
 from ..game import Game
 from ..moves import IllegalMove, Move, MoveError
 from . import solving
@@ -44,16 +43,12 @@ async def new_game(body: NewGame, request: Request, server: ServerDep, me: Playe
             raise HTTPException(400, f"board: {e}") from None
         return game_out(server.create(me, game, body.leave))
     given, difficulty = body.number, body.difficulty
-
-    def pick() -> tuple[int, str]:
-        return lifecycle.choose_deal(variant, given, difficulty)
-
     try:
         if difficulty is not None and given is None:
-            number, message = await server.solve(me, solving.pick_deal, pick, random_number,
+            number, message = await server.solve(me, solving.pick_deal, variant, difficulty,
                                                  heavy=True)
         else:
-            number, message = pick()
+            number, message = lifecycle.choose_deal(variant, given, difficulty)
         game = Game.new(variant, number)
     except ValueError as e:
         raise HTTPException(400, str(e)) from None
