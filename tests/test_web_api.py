@@ -202,6 +202,20 @@ def test_moves_undo_redo_restart(server: ServerProcess, alice: httpx.Client) -> 
     assert snapshot(alice, gid)["moves"] == WIN_LINE[:5]
 
 
+def test_analysis_after_an_unsolvable_position(alice: httpx.Client) -> None:
+    """Baker's Dozen deal 64 is unsolvable (data/surveys): so is every position after it, and
+    the analysis says so (the first by search, the next ones from the position before)."""
+    g = new(alice, game="bakers-dozen", number=64)
+    for ply in range(3):
+        a = alice.get(f"/api/games/{g['id']}/analysis").json()
+        assert a == {"verdict": "unsolvable", "message": "No winning line remains.", "ply": ply}
+        r = alice.post(f"/api/games/{g['id']}/moves", json={"move": g["legal"][-1]["move"]})
+        assert r.status_code == 200, r.text
+        g = r.json()
+    assert solve(Game.new("bakers-dozen", 64).state, Budget(max_nodes=200_000)).verdict \
+        == "unsolvable"
+
+
 def test_auto_moves_hint_analysis(alice: httpx.Client) -> None:
     g = new(alice, game="bakers-dozen", number=9)
     gid = g["id"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import anyio
@@ -19,6 +20,13 @@ from thirteen.web.process import ServerProcess
 # ---- the solver's fair share ---------------------------------------------------------------
 
 THREAD = anyio.to_thread.run_sync  # jobs here are closures, which worker processes cannot take
+
+
+def _run(main: Callable[[], Awaitable[None]]) -> None:
+    """``anyio.run(main)`` in a thread of its own: the browser tests, in the same process, may
+    leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(anyio.run, main).result()
 
 
 def _jobs(solver: FairSolver, asks: list[str], seconds: float = 0.05
@@ -53,7 +61,7 @@ def _jobs(solver: FairSolver, asks: list[str], seconds: float = 0.05
                 tg.start_soon(ask, player)
                 await anyio.sleep(0.001)
 
-    anyio.run(main)
+    _run(main)
     return started, refused, most
 
 
@@ -90,7 +98,7 @@ def test_long_jobs_leave_a_slot_for_short_ones() -> None:
                 tg.start_soon(ask, player, heavy)
             await anyio.sleep(0)
 
-    anyio.run(main)
+    _run(main)
     assert started.index("d") < started.index("b")
 
 
