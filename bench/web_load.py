@@ -11,7 +11,7 @@ under 1 s. After the run the server is killed with SIGKILL and every game's stor
 compared with the last answer its player got (lost moves).
 
 ``solver``: --players players hammer the solver, each with --parallel requests always in
-flight (hints and analyses of random positions, "solve it for me", hard Castles in Spain
+flight (hints and analyses of random positions, "solve it for me", hard Baker's Dozen
 deals), while one more player plays Baker's Dozen by hints (a hint, its move, the analysis,
 a pause of --think). Target: that player's hint p99 under 1 s. Refusals of the hammering
 players (429, 503 past the solver's wait limit, 409 for a game changed under a solve) are
@@ -130,7 +130,7 @@ async def hammer(p: Player, end: float) -> None:
         pick = p.rng.random()
         if game is None or game["status"] != "in play" or pick < 0.1:
             game = await p.call("POST", "/api/games",
-                                {"game": "castles-in-spain", "difficulty": "hard"}
+                                {"game": "bakers-dozen", "difficulty": "hard"}
                                 if pick < 0.05 else {"game": p.rng.choice(GAMES)})
             await asyncio.sleep(0.01)  # a refusal answers at once: no busy loop
             continue
