@@ -205,7 +205,7 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(web, "serve", lambda host, port, db: Store(db).close())
+    monkeypatch.setattr(web, "serve", lambda host, port, db, limits: Store(db).close())
     monkeypatch.setattr(build, "compile_solver", lambda out: build.build_dir(out or tmp_path))
     (tmp_path / "TEXT").write_text("notes\n")
     (tmp_path / "FOLDER").mkdir()

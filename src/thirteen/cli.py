@@ -321,8 +321,9 @@ def _replay(game: Game, moves: Sequence[str]) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     _check_listen(args.host, args.port)
     from .web import serve
+    from .web.limits import Limits
 
-    serve(args.host, args.port, args.db)
+    serve(args.host, args.port, args.db, Limits.from_args(args))
     return 0
 
 
@@ -341,6 +342,24 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as e:
             raise UsageError(f"cannot serve on {host} port {port}: {e.strerror}") from None
+
+
+def _limit_args(p: argparse.ArgumentParser) -> None:
+    """``serve``'s limits (`web.limits.Limits`), with defaults no person playing meets."""
+    from .web.limits import Limits
+
+    d = Limits()
+    p.add_argument("--player-games", type=_count, default=d.player_games, metavar="N",
+                   help="new games a minute per player; more get 429 (default: %(default)s)")
+    p.add_argument("--address-games", type=_count, default=d.address_games, metavar="N",
+                   help="new games a minute per client address (default: %(default)s)")
+    p.add_argument("--address-players", type=_count, default=d.address_players, metavar="N",
+                   help="new players (cookies) a minute per client address (default: "
+                        "%(default)s)")
+    p.add_argument("--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
+                   help="seconds a hint, analysis, solve or deal search may wait for its turn "
+                        "at the solver before the answer is 503 (default: %(default)g); each "
+                        "player has one solver job at a time and players take turns")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -443,6 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "%(default)s, this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
+    _limit_args(p)
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
     p.add_argument("--max-seconds", type=_seconds, default=60.0,

@@ -66,6 +66,9 @@ class Hint:
 
 
 NO_LINE = "No winning line remains from here."
+#: What a player is told when a search ran out of its budget (`Result.reason` says which, in
+#: the solver's words, for the command line's ``solve`` and the logs).
+GAVE_UP = "the solver gave up after a long search: this position may still be winnable"
 #: The search budget of one fair hint where cards are hidden: nodes only, so that the answer is
 #: the same on a busy machine and an idle one (a front end's clock budget is not used there).
 FAIR_NODES = 300_000
@@ -104,7 +107,7 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
             return Played(result.moves, "solved", f"played {len(result.moves)} moves")
         if result.verdict == "unsolvable":
             return Played((), "unsolvable", NO_LINE)
-        return Played((), "unknown", f"No winning line found ({result.reason}).")
+        return Played((), "unknown", GAVE_UP[:1].upper() + GAVE_UP[1:] + ".")
     line: list[Move] = []
     been = {*seen, state}
     end = None if budget.max_seconds is None else time.monotonic() + budget.max_seconds
@@ -168,7 +171,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = (
         return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
     if result.verdict == "unsolvable":
         return Hint(None, "unsolvable", DEAD_END)
-    return _last_resort(state, seen, f"no winning line found within the budget ({result.reason})")
+    return _last_resort(state, seen, f"a move to try; {GAVE_UP}")
 
 
 def _last_resort(state: State, seen: Collection[State], why: str) -> Hint:

@@ -24,19 +24,19 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
-import anyio
 from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..game import Game
 from ..solver import Budget, solve
-from ..variants import GAMES, UnknownGame, Variant, get_variant
-
-if TYPE_CHECKING:
-    from .app import Server
+from ..variants import GAMES, Variant
+from .models import GameOut, errors
+from .server import Player, Server, ServerDep
+from .variants import variant_or_404
+from .view import game_out
 
 #: The solver's budget for certifying a deal: nodes only, so the answer is the same on every
 #: machine; the deals of every game are won well within it (about 0.1 s a deal).
@@ -99,28 +99,17 @@ def certify(variant: Variant, day: str) -> tuple[int, list[str]]:
     raise RuntimeError(f"no deal of {variant.title} from {start} won within the budget")
 
 
-def _server(request: Request) -> Server:
-    server: Server = request.app.state.server
-    return server
-
-
-async def _certificate(server: Server, variant: Variant, day: str) -> tuple[int, list[str]]:
-    """The stored certificate, computed first if it is the first ask of the day."""
+async def _certificate(server: Server, player: str, variant: Variant,
+                       day: str) -> tuple[int, list[str]]:
+    """The stored certificate, computed first (in ``player``'s turn at the solver) if it is
+    the first ask of the day."""
     found = server.store.daily(day, variant.name)
     if found is None:
-        async with server.solver_slots:
-            number, line = await anyio.to_thread.run_sync(certify, variant, day)
+        number, line = await server.solve(player, certify, variant, day, heavy=True)
         server.store.save_daily(day, variant.name, number, line)
         found = server.store.daily(day, variant.name)
         assert found is not None
     return found
-
-
-def _variant(name: str) -> Variant:
-    try:
-        return get_variant(name)
-    except UnknownGame as e:
-        raise HTTPException(404, str(e)) from None
 
 
 def _result(server: Server, player: str, game_id: int | None) -> Result:
@@ -131,11 +120,9 @@ def _result(server: Server, player: str, game_id: int | None) -> Result:
     return result
 
 
-@router.get("", response_model=list[Daily])
-async def daily_deals(request: Request) -> list[Daily]:
+@router.get("", response_model=list[Daily], responses=errors(429))
+async def daily_deals(server: ServerDep, me: Player) -> list[Daily]:
     """Today's daily deal of every game, with this player's result for each."""
-    server = _server(request)
-    me = server.player(request)
     day = today()
     mine = server.store.daily_games(me, day)
     out = []
@@ -146,39 +133,40 @@ async def daily_deals(request: Request) -> list[Daily]:
     return out
 
 
-@router.post("/{name}", status_code=201,
-             responses={404: {"description": "no such game"}})
-async def play_daily(name: GameName, body: DailyIn, request: Request) -> dict[str, Any]:
+class DailyGame(GameOut):
+    """A game of a daily deal: a game's answer and the day."""
+
+    daily: str = Field(description="the UTC date of the daily deal, YYYY-MM-DD")
+
+
+@router.post("/{name}", status_code=201, response_model=DailyGame,
+             responses=errors(404, 429, 503))
+async def play_daily(name: GameName, body: DailyIn, request: Request, server: ServerDep,
+                     me: Player) -> dict[str, Any]:
     """Start the player's game of today's daily deal of ``name``, or resume it (then
     ``leave`` is not used): the game's JSON, as ``POST /api/games`` answers, with ``daily``,
-    the day."""
-    server = _server(request)
-    me = server.player(request)
-    variant = _variant(name)
+    the day. 429 past the limits on new games."""
+    variant = variant_or_404(name)
     day = today()
-    number, _line = await _certificate(server, variant, day)
     game_id = server.store.daily_games(me, day).get(variant.name)
     if game_id is not None:
-        s = server.session(me, game_id)
-    else:
-        s = server.create(me, Game.new(variant, number), body.leave)
-        server.store.set_daily_game(me, day, variant.name, s.key)
-    return {**server.out(s), "daily": day}
+        return {**game_out(server.session(me, game_id)), "daily": day}
+    server.may_create(me, request)
+    number, _line = await _certificate(server, me, variant, day)
+    s = server.create(me, Game.new(variant, number), body.leave)
+    server.store.set_daily_game(me, day, variant.name, s.key)
+    return {**game_out(s), "daily": day}
 
 
-@router.get("/{name}/line", response_model=Line,
-            responses={404: {"description": "no such game"},
-                       409: {"description": "the player's game of it is not over"}})
-async def daily_line(name: GameName, request: Request) -> Line:
+@router.get("/{name}/line", response_model=Line, responses=errors(404, 409, 429, 503))
+async def daily_line(name: GameName, server: ServerDep, me: Player) -> Line:
     """The solver's winning line for today's daily deal of ``name``, once the player's game
     of it is over (409 before: it would give the deal, and any hidden card, away)."""
-    server = _server(request)
-    me = server.player(request)
-    variant = _variant(name)
+    variant = variant_or_404(name)
     day = today()
     game_id = server.store.daily_games(me, day).get(variant.name)
     if _result(server, me, game_id) not in ("won", "lost"):
         raise HTTPException(409, "The solver's line is shown once your game of today's "
                                  "daily deal is over.")
-    number, line = await _certificate(server, variant, day)
+    number, line = await _certificate(server, me, variant, day)
     return Line(game=variant.name, day=day, number=str(number), moves=line)
