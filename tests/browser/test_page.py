@@ -291,6 +291,7 @@ def test_the_rules_ask_for_the_options_of_the_game(page: Any, server: Any) -> No
         page.click("#rules-button")
     assert asked.value.url.endswith("/api/variants/bakers-dozen?worry_back=true")
     page.locator("#rules-dialog", has_text="Baker's Dozen").wait_for()
+    page.locator("#rules-dialog", has_text="(worrying back)").wait_for()
 
 
 AXE_RUN = """async () => (await axe.run(document, {
