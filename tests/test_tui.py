@@ -340,9 +340,12 @@ def shown_text(screen: StatsScreen) -> str:
 
 @pytest.mark.asyncio
 async def test_statistics_screen(store: Store) -> None:
-    for won, seconds, moves in [(True, 300, 120), (True, 200, 150), (False, 50, 10)]:
-        store.record_result("local", "bakers-dozen", won, seconds, moves)
-    store.record_result("local", "calculation", True, 95, 60)
+    for name, won, seconds, moves in [("bakers-dozen", True, 300, 120),
+                                      ("bakers-dozen", True, 200, 150),
+                                      ("bakers-dozen", False, 50, 10),
+                                      ("calculation", True, 95, 60)]:
+        game_id, _ = store.save("local", Game.new(name, 1))
+        store.finish_game("local", game_id, won, seconds, moves)
     app = app_for(store, "castles-in-spain", 1)
     async with app.run_test() as pilot:
         await pilot.press("t")
