@@ -7,7 +7,7 @@ is killed with SIGKILL and every player's answered moves are compared with the S
     python bench/web_load.py [--players 50] [--seconds 20] [--think 0.2] [--url URL]
 
 Without --url it starts its own server (uvicorn, one process) on a free port and a fresh
-database in a temporary folder. Target (issue 5): p99 under 50 ms at 50 concurrent players
+database in a temporary folder. Target: p99 under 50 ms at 50 concurrent players
 on a 2-core machine, no error, no lost move; the last line says whether this run met it.
 
 A player pauses between requests (uniformly 0 to twice --think): the default 0.2 s means five
