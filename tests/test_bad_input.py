@@ -188,8 +188,8 @@ COMMANDS = ("games", "rules", "deal", "play", "check", "solve", "hint", "serve",
 WORDS = ("bakers-dozen", "good-measure", "calculation", "castles-in-spain", "no-such-game",
          "--board", "--worry-back", "--foundations", "suit", "rank", "--format", "json",
          "board", "--plain", "--db", "--difficulty", "easy", "--max-nodes", "--max-mb",
-         "--json", "--all", "--plot", "--deals", "--engine", "--host", "--port", "--dir",
-         "--force", "-", "0", "1", "9", "-3", "c1-f", "c2-c3", "s-w2", "fH-c4",
+         "--json", "--all", "--plot", "--markdown", "--data", "--deals", "--engine", "--host",
+         "--port", "--dir", "--force", "-", "0", "1", "9", "-3", "c1-f", "c2-c3", "s-w2", "fH-c4",
          "100000000000000000000", "99999999999999999990-100000000000000000005", "1-3,2", "x",
          "BOARD", "TEXT", "DB", "FOLDER", "MISSING/x.png", "--version")
 
@@ -205,7 +205,7 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(web, "serve", lambda host, port, db: Store(db).close())
+    monkeypatch.setattr(web, "serve", lambda host, port, db, limits: Store(db).close())
     monkeypatch.setattr(build, "compile_solver", lambda out: build.build_dir(out or tmp_path))
     (tmp_path / "TEXT").write_text("notes\n")
     (tmp_path / "FOLDER").mkdir()

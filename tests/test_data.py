@@ -84,6 +84,13 @@ def test_malformed_files_and_folders_are_refused(tmp_path: Path) -> None:
     bad.write_bytes(gzip.compress(b"deal,verdict\n1,solved\n"))
     with pytest.raises(ValueError, match="columns"):
         data.read(tmp_path)
+    head = ",".join(data.COLUMNS).encode() + b"\n"
+    bad.write_bytes(gzip.compress(head + b"1,solved,7\n"))
+    with pytest.raises(ValueError, match="line 2 has 3 cells"):
+        data.read(tmp_path)
+    bad.write_bytes(gzip.compress(head + b"x,solved" + b"," * (len(data.COLUMNS) - 2) + b"\n"))
+    with pytest.raises(ValueError, match="line 2: not a deal"):
+        data.read(tmp_path)
 
 
 def test_a_survey_resumes_from_data_files_and_a_report_reads_them(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from thirteen.game import Game
-from thirteen.store import Store
+from thirteen.store import SCHEMA_VERSION, Store
 from thirteen.variants import GAMES
 
 LINE = ["c2-f", "c4-f", "c6-f", "c6-f", "c4-f", "c6-f", "c1-c3"]  # Baker's Dozen deal 9
@@ -262,7 +262,8 @@ def test_a_database_of_the_first_schema_migrates_without_losing_a_row(tmp_path: 
         store.note_help("alice", 1, solved=True)  # the new columns work
         assert store.game_info("alice", 1)["assisted"] is True
     with sqlite3.connect(path) as c:
-        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+        schema = c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        assert schema == (str(SCHEMA_VERSION),)
 
 
 def test_a_schema_1_database_keeps_what_its_spanish_patience_meant(tmp_path: Path) -> None:
@@ -284,7 +285,8 @@ def test_a_schema_1_database_keeps_what_its_spanish_patience_meant(tmp_path: Pat
         assert store.stats("alice", "spanish-patience-ii")["won"] == 1
         assert store.stats("alice", "spanish-patience")["played"] == 0
     with sqlite3.connect(path) as c:
-        assert c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+        schema = c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        assert schema == (str(SCHEMA_VERSION),)
 
 
 def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Footer, Static
 
 from thirteen import solver
 from thirteen.cards import Card, full_deck
@@ -21,6 +24,7 @@ from thirteen.store import Store
 from thirteen.tui import (
     LETTERS,
     BoardScreen,
+    ConfirmScreen,
     DealScreen,
     EndScreen,
     HelpScreen,
@@ -29,6 +33,8 @@ from thirteen.tui import (
     ThirteenApp,
     glyph,
 )
+from thirteen.tui.keys import GAME_KEYS, prompt
+from thirteen.tui.places import PileRef, Selection
 from thirteen.variants import get_variant
 
 # A winning line of Baker's Dozen deal 9 (found once by the solver, kept as data).
@@ -295,9 +301,9 @@ async def test_no_winning_line(store: Store) -> None:
     app = app_for(store)
     async with app.run_test() as pilot:
         await pilot.press("b", "b")
-        app._line_checked("unsolvable", 1)  # what the background check reports
+        app.assistant.line_checked("unsolvable", 1)  # what the background check reports
         assert "No winning line remains" in app.message
-        app._solver_hint(Hint(None, "unsolvable", "dead end"), 1)  # a hint says so too
+        app.assistant.hint_answer(Hint(None, "unsolvable", "dead end"), 1)  # a hint says so too
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and app.screen.kind == "hopeless"
         assert "No winning line remains" in app.screen.text
@@ -372,3 +378,150 @@ async def test_solve_where_cards_are_hidden_is_the_fair_player(store: Store) -> 
         await press_solve(app, pilot)
         assert app.game.moves and "fair player" in app.message
         assert store.game_info("local", app.session.id or 0)["assisted"] is True
+
+
+def shown_lines(widget: Widget) -> list[str]:
+    """The lines a widget puts on the screen, as the terminal shows them (without padding)."""
+    size = widget.outer_size
+    return [strip.text.strip() for strip in widget.render_lines(Region(0, 0, *size))]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", ["enter", "escape", "n"])
+async def test_leaving_asks_and_every_key_but_y_stays(store: Store, key: str) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("b", "b", "n")  # A♥ home, then a new deal: the game would be lost
+        screen = app.screen
+        assert isinstance(screen, ConfirmScreen)
+        text = " ".join(shown_lines(screen.query_one("#confirm-text")))
+        assert "Leave this game? It counts as lost" in text
+        assert "y leave · n/Enter/Esc stay" in text
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen)
+        assert app.game.number == 9 and [str(m) for m in app.game.moves] == ["c2-f"]
+        await pilot.press("n", "y")  # y leaves
+        await pilot.pause()
+        assert app.game.number != 9 and not app.game.moves
+    assert store.stats("local", "bakers-dozen")["lost"] == 1
+
+
+def status_and_message(app: ThirteenApp) -> tuple[str, str]:
+    board = app.screen
+    assert isinstance(board, BoardScreen)
+    header = shown_lines(board.query_one("#status"))
+    assert len(header) == 1
+    return header[0], " ".join(shown_lines(board.query_one("#message")))
+
+
+HUGE_DEAL = 99999999999999999999
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("size", "full"), [((80, 24), False), ((120, 40), True)])
+@pytest.mark.parametrize(("game", "number"), [
+    ("bakers-dozen", 24), ("castles-in-spain", HUGE_DEAL), ("calculation", 24),
+    ("imaginary-thirteen-pysol", HUGE_DEAL), ("spanish-patience-rank", 123456),
+])
+async def test_header_and_message_fit(store: Store, game: str, number: int,
+                                      size: tuple[int, int], full: bool) -> None:
+    """At 80 columns the header leaves its least needed parts out rather than cut a word; the
+    message line wraps. At 120 everything but the longest names fits in full."""
+    for won in (True, False, False):
+        store.record_result("local", game, won, 300, 100)
+    app = ThirteenApp(game, 9, store, use_solver=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("number_sign", *str(number), "enter")  # says the deal and the keys
+        await pilot.pause()
+        header, message = status_and_message(app)
+        title = get_variant(game).title
+        assert header.startswith(f"{title}  deal {number}  moves 0  0:0")
+        assert "…" not in header
+        record = "played 3 won 1 (33%) streak 0"
+        if full and number != HUGE_DEAL:
+            assert header.endswith(record)
+        elif not full:
+            assert header.endswith(("streak 0", "won 1/3", ":00", ":01"))
+        assert message == f"Deal {number}. {prompt(get_variant(game))}"
+        keys = app.screen.query_one(Footer).children  # the footer's key hints, all in sight
+        assert len(keys) == len(GAME_KEYS)
+        assert all(key.region.right <= size[0] for key in keys)
+
+
+@pytest.mark.asyncio
+async def test_the_board_follows_the_app(store: Store) -> None:
+    """The board draws the app's state: changing the position, the selection or the cursor
+    redraws the piles that show it, with no redraw asked for."""
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        column = app.screen.query_one("#col-3", PileView)
+        assert not column.model.cursor and not column.model.selected
+        app.cursor = PileRef("col", 3)
+        app.selection = Selection(PileRef("col", 3))
+        await pilot.pause()
+        assert column.model.cursor and column.model.selected == 1
+        assert "◂" in column.render().plain
+        hearts = app.screen.query_one("#found-2", PileView)
+        assert pile_text(column).endswith("2♥") and "2♥" not in pile_text(hearts)
+        for move in ("c2-f", "c4-f"):  # A♥ and 2♥ home, played behind the board's back
+            app.game.push(move)
+        app.position = app.game.state
+        await pilot.pause()
+        assert "2♥" not in pile_text(column) and "2♥" in pile_text(hearts)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["calculation", "imaginary-thirteen"])
+async def test_a_long_hint_wraps(store: Store, game: str) -> None:
+    """The solver's hints in the Calculation family say why (a hundred characters): at 80
+    columns the message line wraps and shows all of it."""
+    app = ThirteenApp(game, 1, store, show_clock=False, use_solver=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.message.startswith("Hint: ") and len(app.message) > 80
+        assert status_and_message(app)[1] == app.message
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game", ["bakers-dozen", "calculation"])
+async def test_help_says_there_is_more_and_scrolls_by_keys(store: Store, game: str) -> None:
+    app = app_for(store, game, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        box = screen.query_one("#help-box", VerticalScroll)
+        bottom = shown_lines(box)[-1]
+        assert "more below" in bottom and box.max_scroll_y > 0 and box.scroll_y == 0
+        await pilot.press("down")
+        await pilot.pause()
+        assert box.scroll_y == 1
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert box.scroll_y > 1
+        await pilot.press("end")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
+        assert "more below" not in shown_lines(box)[-1] and "Esc closes" in shown_lines(box)[-1]
+        await pilot.press("home")
+        await pilot.pause()
+        assert box.scroll_y == 0 and "more below" in shown_lines(box)[-1]
+        await pilot.press("space")  # a page down, as in a pager
+        await pilot.pause()
+        assert box.scroll_y > 1
+
+
+@pytest.mark.asyncio
+async def test_help_that_fits_says_nothing_more(store: Store) -> None:
+    app = app_for(store, "calculation", 1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one("#help-box", VerticalScroll)
+        assert box.max_scroll_y == 0
+        assert "Esc closes" in shown_lines(box)[-1] and "more" not in shown_lines(box)[-1]

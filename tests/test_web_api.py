@@ -12,10 +12,12 @@ from typing import Any
 import httpx
 import pytest
 
+from thirteen import grades
 from thirteen.calculation import CalcState
 from thirteen.deal import deal, format_board
 from thirteen.game import Game, start_state
 from thirteen.packer import PackerState
+from thirteen.rules import describe
 from thirteen.solver import Budget, solve
 from thirteen.solver.services import EASY_NODES
 from thirteen.variants import get_variant
@@ -91,6 +93,45 @@ def test_variants(alice: httpx.Client) -> None:
     assert r.status_code == 404 and "unknown game" in detail(r)
 
 
+def test_variant_rules_with_options(alice: httpx.Client) -> None:
+    """The Rules dialog's question: one game's rules as the player's options change them; the
+    answer keeps its shape and ``options`` stays the game's own values."""
+    plain = alice.get("/api/variants/bakers-dozen").json()
+    r = alice.get("/api/variants/bakers-dozen", params={"worry_back": "true",
+                                                       "foundations": "rank"})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert set(got) == set(plain) and got["options"] == plain["options"]
+    changed = get_variant("bakers-dozen", worry_back=True, foundations="rank")
+    assert got["rules"] == describe(changed) != plain["rules"]
+    assert "worrying back" in got["rules"] and "worrying back" not in plain["rules"]
+    one = alice.get("/api/variants/bakers-dozen", params={"worry_back": "false"}).json()
+    assert one == plain
+    for query, code in (({"foundations": "colour"}, 422), ({"worry_back": "maybe"}, 422)):
+        r = alice.get("/api/variants/bakers-dozen", params=query)
+        assert r.status_code == code and "\n" not in detail(r)
+    r = alice.get("/api/variants/calculation", params={"worry_back": "true"})
+    assert r.status_code == 400 and "calculation" in detail(r)
+
+
+def test_openapi_describes_every_answer(alice: httpx.Client) -> None:
+    """Every API operation names the model of its answer and of each refusal."""
+    spec = alice.get("/api/openapi.json").json()
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            codes = op["responses"]
+            ok = next(c for c in codes if c.startswith("2"))
+            schema = codes[ok]["content"]["application/json"]["schema"]
+            assert "$ref" in json.dumps(schema), (method, path)
+            refusals = [c for c in codes if c.startswith(("4", "5"))]
+            assert "422" in refusals, (method, path)
+            for c in refusals:
+                ref = codes[c]["content"]["application/json"]["schema"]["$ref"]
+                assert ref.endswith(("/ErrorOut", "/InvalidOut")), (method, path, c)
+    game = spec["components"]["schemas"]["GameOut"]
+    assert {"view", "legal", "moves", "status", "stats"} <= set(game["required"])
+
+
 def test_openapi_and_pages(alice: httpx.Client) -> None:
     spec = alice.get("/api/openapi.json").json()
     assert "/api/games/{game_id}/moves" in spec["paths"]
@@ -98,7 +139,7 @@ def test_openapi_and_pages(alice: httpx.Client) -> None:
         r = alice.get(path)
         assert r.status_code == 200 and "<!doctype html>" in r.text
         assert "script-src 'self'" in r.headers["content-security-policy"]
-    for path in ("/static/app.js", "/static/style.css", "/static/favicon.svg"):
+    for path in ("/static/js/main.js", "/static/style.css", "/static/favicon.svg"):
         assert alice.get(path).status_code == 200
     assert "http" not in alice.get("/").text.replace("http://www.w3.org/2000/svg", "")
 
@@ -162,6 +203,20 @@ def test_moves_undo_redo_restart(server: ServerProcess, alice: httpx.Client) -> 
     assert snapshot(alice, gid)["moves"] == WIN_LINE[:5]
 
 
+def test_analysis_after_an_unsolvable_position(alice: httpx.Client) -> None:
+    """Baker's Dozen deal 64 is unsolvable (data/surveys): so is every position after it, and
+    the analysis says so (the first by search, the next ones from the position before)."""
+    g = new(alice, game="bakers-dozen", number=64)
+    for ply in range(3):
+        a = alice.get(f"/api/games/{g['id']}/analysis").json()
+        assert a == {"verdict": "unsolvable", "message": "No winning line remains.", "ply": ply}
+        r = alice.post(f"/api/games/{g['id']}/moves", json={"move": g["legal"][-1]["move"]})
+        assert r.status_code == 200, r.text
+        g = r.json()
+    assert solve(Game.new("bakers-dozen", 64).state, Budget(max_nodes=200_000)).verdict \
+        == "unsolvable"
+
+
 def test_auto_moves_hint_analysis(alice: httpx.Client) -> None:
     g = new(alice, game="bakers-dozen", number=9)
     gid = g["id"]
@@ -196,14 +251,18 @@ def test_solve_it_for_me(alice: httpx.Client) -> None:
 
 
 def test_deals_by_difficulty(alice: httpx.Client) -> None:
+    """Served from the survey data: an easy deal is quickly won; a winnable one is a deal the
+    data say solved (which may have taken the survey's solver millions of positions)."""
     variant = get_variant("bakers-dozen")
-    for wanted, nodes in (("easy", EASY_NODES), ("winnable", 100_000)):
-        g = new(alice, game="bakers-dozen", difficulty=wanted)
-        assert g["message"].startswith("An easy deal" if wanted == "easy" else "A")
-        assert "random" not in g["message"]
-        state = start_state(variant, deal(variant, int(g["number"])))
-        result = solve(state, Budget(max_nodes=nodes, max_seconds=None, max_mb=256))
-        assert result.verdict == "solved"
+    g = new(alice, game="bakers-dozen", difficulty="easy")
+    assert g["message"].startswith("An easy deal, from the survey data")
+    state = start_state(variant, deal(variant, int(g["number"])))
+    result = solve(state, Budget(max_nodes=EASY_NODES, max_seconds=None, max_mb=256))
+    assert result.verdict == "solved"
+    g = new(alice, game="bakers-dozen", difficulty="winnable")
+    assert g["message"].startswith("A winnable deal")
+    grading = grades.grading(grades.SURVEYS, "bakers-dozen", "{}", variant.title)
+    assert grading is not None and grading.grade(int(g["number"])) is not None
 
 
 def test_auto_finish_win_and_statistics(bob: httpx.Client) -> None:

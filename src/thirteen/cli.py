@@ -321,8 +321,9 @@ def _replay(game: Game, moves: Sequence[str]) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     _check_listen(args.host, args.port)
     from .web import serve
+    from .web.limits import Limits
 
-    serve(args.host, args.port, args.db)
+    serve(args.host, args.port, args.db, Limits.from_args(args))
     return 0
 
 
@@ -341,6 +342,24 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as e:
             raise UsageError(f"cannot serve on {host} port {port}: {e.strerror}") from None
+
+
+def _limit_args(p: argparse.ArgumentParser) -> None:
+    """``serve``'s limits (`web.limits.Limits`), with defaults no person playing meets."""
+    from .web.limits import Limits
+
+    d = Limits()
+    p.add_argument("--player-games", type=_count, default=d.player_games, metavar="N",
+                   help="new games a minute per player; more get 429 (default: %(default)s)")
+    p.add_argument("--address-games", type=_count, default=d.address_games, metavar="N",
+                   help="new games a minute per client address (default: %(default)s)")
+    p.add_argument("--address-players", type=_count, default=d.address_players, metavar="N",
+                   help="new players (cookies) a minute per client address (default: "
+                        "%(default)s)")
+    p.add_argument("--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
+                   help="seconds a hint, analysis, solve or deal search may wait for its turn "
+                        "at the solver before the answer is 503 (default: %(default)g); each "
+                        "player has one solver job at a time and players take turns")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -430,8 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="SQLite file for saved games and statistics, full screen only "
                    "(default: in the user data directory)")
     p.add_argument("--difficulty", choices=WANTED,
-                   help="instead of N: a random deal the solver wins, or rates easy / medium / "
-                   "hard (default: any deal)")
+                   help="instead of N: a deal the survey data grade easy / medium / hard, or "
+                   "any they say won (winnable); for a game without data, the solver rates "
+                   "random deals (default: any deal)")
     p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 won, "
             "1 lost, 3 in play, 2 bad input or an illegal move)", [game_args])
     p.add_argument("rest", nargs="*", metavar="[N] MOVE",
@@ -442,6 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "%(default)s, this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
+    _limit_args(p)
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
     p.add_argument("--max-seconds", type=_seconds, default=60.0,
@@ -502,6 +523,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
     p.add_argument("--data", metavar="FOLDER", help="read survey data files (e.g. data/surveys) "
                    "instead of a database (default: none)")
+    p.add_argument("--markdown", action="store_true", help="the odds page of every survey in "
+                   "--data (docs/odds.md is this, from data/surveys)")
     p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
                    "or .pdf; default: no plot)")
     p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")

@@ -16,7 +16,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from .survey import connect, rows, store_row
@@ -64,26 +64,50 @@ def _cell(value: object) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
-def _value(column: str, text: str) -> object:
-    if text == "":
-        return None
-    if column in _INTS:
-        return int(text)
-    if column in _FLOATS:
-        return float(text)
-    return text
+def _reader(column: str) -> Callable[[str], object]:
+    """How a cell of ``column`` is read (an empty cell is None)."""
+    kind: Callable[[str], object] = int if column in _INTS else float if column in _FLOATS else str
+
+    def value(text: str) -> object:
+        try:
+            return kind(text) if text else None
+        except ValueError:
+            raise ValueError(f"not a {column}: {text[:20]!r}") from None
+    return value
 
 
 def read_file(path: Path) -> list[Row]:
     """The rows of one data file, as `survey.rows` gives them; `ValueError` if malformed."""
+    return list(iter_file(path))
+
+
+def iter_file(path: Path) -> Iterator[Row]:
+    """The rows of one data file one at a time; `ValueError` if malformed."""
     game, options = parse_stem(path.name.removesuffix(SUFFIX))
+    for values in iter_columns(path, COLUMNS):
+        yield {"game": game, "options": options, **dict(zip(COLUMNS, values, strict=True))}
+
+
+def iter_columns(path: Path, names: tuple[str, ...]) -> Iterator[tuple[object, ...]]:
+    """The values of the columns ``names`` of each row of one data file, one row at a time (a
+    caller keeping a few columns of a large file never holds all its rows); `ValueError` if
+    malformed."""
+    parse_stem(path.name.removesuffix(SUFFIX))
+    wanted = [(COLUMNS.index(c), _reader(c)) for c in names]
     try:
         with gzip.open(path, "rt", newline="") as f:
-            reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) != COLUMNS:
+            reader = csv.reader(f)
+            if tuple(next(reader, ())) != COLUMNS:
                 raise ValueError(f"{path}: columns are not {', '.join(COLUMNS)}")
-            return [{"game": game, "options": options,
-                     **{c: _value(c, r[c]) for c in COLUMNS}} for r in reader]
+            for line, cells in enumerate(reader, 2):
+                if len(cells) != len(COLUMNS):
+                    raise ValueError(f"{path}: line {line} has {len(cells)} cells, not "
+                                     f"{len(COLUMNS)}")
+                try:
+                    values = tuple([read(cells[i]) for i, read in wanted])
+                except ValueError as e:
+                    raise ValueError(f"{path}: line {line}: {e}") from None
+                yield values
     except (OSError, EOFError, csv.Error, UnicodeDecodeError) as e:
         raise ValueError(f"{path}: not a survey data file ({e})") from None
 

@@ -97,7 +97,10 @@ class Figure:
     def estimate(self) -> str:
         if self.unknown == 0:
             return pct(self.low, self.digits)
-        return f"{pct(self.low, self.digits)} to {pct(self.high, self.digits)}"
+        digits = self.digits  # as many more as it takes for the two ends to differ
+        while pct(self.low, digits) == pct(self.high, digits):
+            digits += 1
+        return f"{pct(self.low, digits)} to {pct(self.high, digits)}"
 
     def interval_text(self) -> str:
         lo, hi = self.interval
@@ -392,13 +395,23 @@ def report(db_path: str | Path, game: str | None = None, options: str | None = N
 
 
 def main(args: Any) -> int:
-    """``thirteen report GAME`` or ``thirteen report --all`` (args from the cli's parser)."""
+    """``thirteen report GAME``, ``thirteen report --all`` or the odds page, ``thirteen report
+    --data FOLDER --markdown`` (args from the cli's parser)."""
     from .survey import default_db
     from .variants import get_variant
     from .workers import options_key
 
+    if args.markdown:
+        if not args.data or args.db or args.game or args.all or args.plot or args.worry_back \
+                or args.foundations:
+            raise ValueError("--markdown makes the odds page of every survey in --data FOLDER: "
+                             "no GAME, option, --all, --db or --plot")
+        from .odds import page
+
+        print(page(args.data), end="")
+        return 0
     if args.all == bool(args.game):
-        raise ValueError("give a GAME or --all")
+        raise ValueError("give a GAME, --all or --markdown")
     if args.all and (args.worry_back or args.foundations):
         raise ValueError("--all reports every survey: --worry-back and --foundations go with "
                          "a GAME")

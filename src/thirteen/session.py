@@ -3,8 +3,9 @@
 here, so none of them decides any of it on its own.
 
 - **Starting**: a numbered deal, a typed-in game, a random deal (`random_number`: one range
-  for every front end) or a deal the solver rates (`choose_deal`); a game whose cards are
-  partly hidden is never rated, since the rating would be a verdict on the hidden cards.
+  for every front end) or a deal of a difficulty (`choose_deal`: graded in the survey data, or
+  rated by the solver where there are none); a game whose cards are partly hidden is never
+  rated, since the rating would be a verdict on the hidden cards.
 - **Resuming**: `Session.resume` finds the player's unfinished game of a deal (or of a game).
 - **Timing**: play time grows at each action by the time since the last one, at most
   `IDLE_CAP`, so a game left open overnight is not a slow game; it stops once the game is over.
@@ -23,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from . import grades
 from .deal import random_number
 from .game import Game, State
 from .moves import Move, MoveError
@@ -49,13 +51,18 @@ class Changed(MoveError):
 def choose_deal(variant: Variant, number: int | None = None,
                 wanted: Wanted | None = None) -> tuple[int, str]:
     """The deal to play and what to tell the player about it: ``number`` if given, else a
-    random deal, of the ``wanted`` kind if asked (`ValueError` for a game that hides cards)."""
+    random deal, of the ``wanted`` kind if asked (`ValueError` for a game that hides cards):
+    drawn from the survey data's graded deals where the data have this game and options
+    (`grades`), else found by searching random deals."""
     if number is not None:
         return number, ""
     if wanted is None:
         return random_number(), ""
     if variant.hidden_information:
         raise ValueError(NO_RATING.format(title=variant.title))
+    served = grades.serve(variant, wanted)  # at once, where the survey data grade the game
+    if served is not None:
+        return served
     found, rated = find_deal(variant, wanted, random_number)
     return found, found_message(wanted, rated)
 

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 #: Schema 2: game names mean today's games (schema 1 named Spanish Patience II
 #: ``spanish-patience``; `variants.RENAMED`). Schema 3: help is recorded (`_ADDED`).
-SCHEMA_VERSION = 3
+#: Schema 4: the daily deals and each player's game of one (`_DAILY`).
+SCHEMA_VERSION = 4
 
 #: The columns of schema 3, with defaults that keep every older row's meaning: whether the
 #: solver played in a game, the hints it took, and the games won with the solver's help.
@@ -96,6 +97,26 @@ CREATE TABLE IF NOT EXISTS stats (
 """
 
 
+#: The daily deal of each game and day with the solver's winning line (its certificate), and
+#: the game each player plays of it.
+_DAILY = (
+    """CREATE TABLE IF NOT EXISTS daily (
+        day TEXT NOT NULL,              -- UTC date, YYYY-MM-DD
+        game TEXT NOT NULL,
+        number TEXT NOT NULL,           -- the deal number
+        line TEXT NOT NULL,             -- the solver's winning line, moves separated by spaces
+        PRIMARY KEY (day, game)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS daily_games (
+        player TEXT NOT NULL REFERENCES players(id),
+        day TEXT NOT NULL,
+        game TEXT NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        PRIMARY KEY (player, day, game)
+    ) WITHOUT ROWID""",
+)
+
+
 def _to_schema_2(c: sqlite3.Connection) -> None:
     """Rename the games whose names now mean another game, so nothing saved changes rules."""
     for old, new in RENAMED.items():
@@ -111,8 +132,14 @@ def _to_schema_3(c: sqlite3.Connection) -> None:
             c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
 
+def _to_schema_4(c: sqlite3.Connection) -> None:
+    """Add the daily deals' tables (`_DAILY`)."""
+    for statement in _DAILY:
+        c.execute(statement)
+
+
 #: The step that brings a database from schema ``k - 1`` to ``k``.
-_MIGRATIONS = {2: _to_schema_2, 3: _to_schema_3}
+_MIGRATIONS = {2: _to_schema_2, 3: _to_schema_3, 4: _to_schema_4}
 
 
 def _migrate(c: sqlite3.Connection, path: Path) -> None:
@@ -379,6 +406,31 @@ class Store:
             self._owned(c, "id", player, game_id)
             c.execute("UPDATE games SET assisted = MAX(assisted, ?), hints = hints + ?"
                       " WHERE id = ?", (int(solved), int(hint), game_id))
+
+    # ---- daily deals -----------------------------------------------------------------------
+    def daily(self, day: str, game_name: str) -> tuple[int, list[str]] | None:
+        """The certified daily deal of ``game_name`` on ``day``: its number and winning line."""
+        rows = self._read("SELECT number, line FROM daily WHERE day = ? AND game = ?",
+                          (day, game_name))
+        return (int(rows[0][0]), rows[0][1].split()) if rows else None
+
+    def save_daily(self, day: str, game_name: str, number: int, line: list[str]) -> None:
+        """Keep a daily deal's certificate (the first one kept stands: it is the same deal)."""
+        with self._tx() as c:
+            c.execute("INSERT OR IGNORE INTO daily (day, game, number, line) VALUES (?, ?, ?, ?)",
+                      (day, game_name, str(number), " ".join(line)))
+
+    def daily_games(self, player: str, day: str) -> dict[str, int]:
+        """The games ``player`` plays of ``day``'s daily deals, by game name."""
+        return {name: int(game_id) for name, game_id in self._read(
+            "SELECT game, game_id FROM daily_games WHERE player = ? AND day = ?", (player, day))}
+
+    def set_daily_game(self, player: str, day: str, game_name: str, game_id: int) -> None:
+        """Record that ``player`` plays ``day``'s daily deal of ``game_name`` as ``game_id``."""
+        with self._tx() as c:
+            self._owned(c, "id", player, game_id)
+            c.execute("INSERT OR REPLACE INTO daily_games (player, day, game, game_id)"
+                      " VALUES (?, ?, ?, ?)", (player, day, game_name, game_id))
 
     # ---- statistics ------------------------------------------------------------------------
     @staticmethod

@@ -28,7 +28,7 @@ from .variants import Variant, get_variant
 
 Row = dict[str, Any]
 #: Modules that do not decide a verdict, left out of `solver_version`'s digest.
-FRONT_ENDS = ("cli", "survey", "workers", "report", "data", "tui", "store", "session",
+FRONT_ENDS = ("cli", "survey", "workers", "report", "data", "store", "session",
               "dbfile")
 
 

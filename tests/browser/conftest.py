@@ -41,14 +41,26 @@ def browser(server: Any) -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Any, server: Any) -> Iterator[Any]:
-    """A fresh browser context (so a fresh player) on a desktop-sized window."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
+def _page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A page in a fresh browser context (so a fresh player); no JavaScript error allowed."""
+    ctx = browser.new_context(**context)
+    pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.set_default_timeout(10_000)
     yield pg
-    context.close()
+    ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any, server: Any) -> Iterator[Any]:
+    """A desktop-sized window."""
+    yield from _page(browser, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone(browser: Any, server: Any) -> Iterator[Any]:
+    """A phone's touch screen, 390 x 844."""
+    yield from _page(browser, viewport={"width": 390, "height": 844}, is_mobile=True,
+                     has_touch=True)

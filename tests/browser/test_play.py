@@ -171,9 +171,18 @@ def test_winning_line_shows_the_win(page: Any, server: Any) -> None:
 
 
 def test_solve_it_for_me(page: Any, server: Any) -> None:
+    """Solve shows its line move by move, with the counter going up, until Skip."""
     open_game(page, server, "/play/bakers-dozen/9")
     page.keyboard.press("s")
+    page.wait_for_selector("#banner.replay button[data-action='skip']")
+    page.wait_for_function("() => Number(document.body.dataset.ply) >= 3")
+    total = int(page.locator("#banner").inner_text().split(" of ")[1].split(".")[0])
+    shown = int(page.evaluate("document.body.dataset.ply"))
+    assert 3 <= shown < total - 2  # part of the line is on the table, not all of it
+    page.locator("#move-count", has_text=" moves").wait_for()
+    page.click("#banner button[data-action='skip']")
     page.wait_for_selector("#banner.won")
+    page.locator("#move-count", has_text=f"{total} moves").wait_for()
     assert "Won with Solve's help" in page.locator("#banner").inner_text()
     page.locator("#stats", has_text="Won with Solve 1").wait_for()
     assert page.locator("#solve").is_disabled()
@@ -269,14 +278,14 @@ def test_options_and_a_typed_in_deal(page: Any, server: Any) -> None:
     wait_ply(page, 2)
     assert cards(page, "c4")[-2:] == ["2H", "AH"]
     # Foundations by rank: the piles are numbered, and worry back stays on. The game in play is
-    # left, which the player confirms (it counts as lost).
+    # dealt again once the player confirms (it counts as lost).
     asked: list[str] = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.select_option("#opt-foundations", "rank")
     wait_ply(page, 0)
     pile(page, "f1").wait_for()
     assert page.is_checked("#opt-worry-back")
-    assert asked == ["Leave this game? It counts as lost in your statistics."]
+    assert len(asked) == 1 and asked[0].startswith("Deal these cards again with the new options?")
     shot(page, "12-options")
     # Bisley takes no options.
     page.select_option("#game-select", "bisley")

@@ -39,7 +39,8 @@ DEAD_END = "dead end: this position can no longer be won"
 
 Difficulty = Literal["easy", "medium", "hard", "unwinnable", "unknown"]
 
-#: Node counts that split solved deals into easy / medium / hard (see docs/solver.md).
+#: Node counts that split solved deals into easy / medium / hard where no survey data grade
+#: the game (see docs/solver.md; `thirteen.grades` grades the surveyed games by terciles).
 EASY_NODES = 1_000
 MEDIUM_NODES = 20_000
 #: What a player may ask a new deal to be: winnable (any solved deal) or of a difficulty.
@@ -65,6 +66,9 @@ class Hint:
 
 
 NO_LINE = "No winning line remains from here."
+#: What a player is told when a search ran out of its budget (`Result.reason` says which, in
+#: the solver's words, for the command line's ``solve`` and the logs).
+GAVE_UP = "the solver gave up after a long search: this position may still be winnable"
 #: The search budget of one fair hint where cards are hidden: nodes only, so that the answer is
 #: the same on a busy machine and an idle one (a front end's clock budget is not used there).
 FAIR_NODES = 300_000
@@ -103,7 +107,7 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
             return Played(result.moves, "solved", f"played {len(result.moves)} moves")
         if result.verdict == "unsolvable":
             return Played((), "unsolvable", NO_LINE)
-        return Played((), "unknown", f"No winning line found ({result.reason}).")
+        return Played((), "unknown", GAVE_UP[:1].upper() + GAVE_UP[1:] + ".")
     line: list[Move] = []
     been = {*seen, state}
     end = None if budget.max_seconds is None else time.monotonic() + budget.max_seconds
@@ -167,7 +171,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = (
         return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
     if result.verdict == "unsolvable":
         return Hint(None, "unsolvable", DEAD_END)
-    return _last_resort(state, seen, f"no winning line found within the budget ({result.reason})")
+    return _last_resort(state, seen, f"a move to try; {GAVE_UP}")
 
 
 def _last_resort(state: State, seen: Collection[State], why: str) -> Hint:
@@ -224,7 +228,10 @@ def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
               seconds: float | None = None) -> tuple[int, Difficulty | None]:
     """A deal number whose deal is ``wanted``, drawing numbers with ``draw()`` for at most
     ``seconds`` (default `FIND_SECONDS`): (number, its difficulty), or (the last number drawn,
-    None) when none was found in time. The rating counts nodes, so it does not depend on how
+    None) when none was found in time. Front ends ask this only for games and options the
+    survey data do not grade (`thirteen.grades` serves the others at once), with the fixed
+    counts `EASY_NODES` and `MEDIUM_NODES`, since without data there is no distribution to be
+    relative to. The rating counts nodes, so it does not depend on how
     busy the machine is; the time only bounds the wait. Cards hidden from the player are
     searched as known (the rating is of the deal, and says nothing about where a face-down
     card lies)."""

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -24,10 +25,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``with ServerProcess(db) as server: ... server.url ...``; `kill` sends SIGKILL."""
+    """``with ServerProcess(db) as server: ... server.url ...``; `kill` sends SIGKILL;
+    ``options`` are more options of ``python -m thirteen.web`` (e.g. its limits)."""
 
-    def __init__(self, db: str | Path, port: int | None = None, timeout: float = 20.0) -> None:
+    def __init__(self, db: str | Path, port: int | None = None, timeout: float = 20.0,
+                 options: Sequence[str] = ()) -> None:
         self.db = str(db)
+        self.options = list(options)  # more command-line options, e.g. limits
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.timeout = timeout
@@ -41,7 +45,7 @@ class ServerProcess:
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "thirteen.web", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db],
+             "--port", str(self.port), "--db", self.db, *self.options],
             env=env, stdout=subprocess.DEVNULL, stderr=self.log,
         )
         end = time.monotonic() + self.timeout

@@ -1,6 +1,7 @@
 """The web server's use of the solver: hints, verdicts and deals picked by difficulty, with
 budgets small enough for a page that waits, and with a solver failure logged and answered by
-a plain legal move or a random deal instead of taking the page down.
+a plain legal move or a random deal instead of taking the page down. Each runs in a worker
+process (`fair`), so its arguments and answers are plain picklable values.
 
 Hidden information: a verdict on the whole position is only computed when nothing in it is
 hidden from the player (a verdict on a position with face-down cards or an unknown stock
@@ -12,12 +13,15 @@ can see, within node budgets (the same answer however busy the server is).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 
+from ..deal import random_number
 from ..game import State
-from ..solver import Budget, Played, solve, solve_for_me
+from ..session import choose_deal
+from ..solver import Budget, Played, Wanted, solve, solve_for_me
 from ..solver import hint as solver_hint
+from ..variants import Variant
 
 log = logging.getLogger("thirteen.web")
 
@@ -75,13 +79,13 @@ def solution(state: State, seen: Collection[State] = (), seconds: float = 5.0) -
         return Played((), "unknown", "The solver failed.")
 
 
-def pick_deal(pick: Callable[[], tuple[int, str]], draw: Callable[[], int]) -> tuple[int, str]:
-    """``pick()``: a deal number of the kind asked for and the message that says what it is;
-    a failing solver is logged and answered with ``draw()``, a random deal."""
+def pick_deal(variant: Variant, wanted: Wanted) -> tuple[int, str]:
+    """A random deal of the ``wanted`` kind and the message that says what it is (`ValueError`
+    for a game that hides cards); a failing solver is logged and answered with a random deal."""
     try:
-        return pick()
+        return choose_deal(variant, None, wanted)
     except ValueError:
         raise
     except Exception:  # noqa: BLE001
         log.exception("solver failed")
-        return int(draw()), "The solver failed: this deal is random."
+        return random_number(), "The solver failed: this deal is random."

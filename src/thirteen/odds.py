@@ -1,0 +1,145 @@
+"""The odds page (docs/odds.md), generated from the survey data files so that no figure in it
+can disagree with them: ``thirteen report --data data/surveys --markdown``.
+
+The prose is the template ``odds.md.in`` beside this module; it names figures by placeholders
+that are filled from the data:
+
+- ``{{table}}``: the table of every surveyed game and option set; ``{{games}}``: a section for
+  each (budget, solver, command, the deals proved unwinnable, difficulty grades);
+  ``{{not-surveyed}}``: the games the data do not have yet.
+- ``{{STEM:FIELD}}``, STEM a data file's name without ``.csv.gz``: ``deals``, ``range``,
+  ``solved``, ``unsolvable``, ``unknown``, ``winnable``, ``interval``, ``low`` (the interval's
+  lower bound), ``lost`` (the deals proved unwinnable, or a link to their list when long),
+  ``contains:P`` (``contains`` or ``does not contain``: whether the interval holds P percent).
+
+A placeholder the data cannot fill is an error, not a blank: the page is never half made.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from . import data, grades
+from .report import Figure, Section, format_table, pct, seconds_text, sections
+from .variants import GAMES
+
+TEMPLATE = Path(__file__).with_name("odds.md.in")
+#: Lists of deals longer than this are linked, not written out.
+LONGEST_LIST = 40
+_PLACEHOLDER = re.compile(r"\{\{([a-z0-9.:-]+)\}\}")
+
+
+def page(folder: str, template: str | None = None) -> str:
+    """The odds page of the data files in ``folder`` (as the reader types it, e.g.
+    ``data/surveys``: links and commands name it so)."""
+    secs = sections(folder)
+    if not secs:
+        raise ValueError(f"no survey data files in {folder}")
+    by_stem = {data.stem(s.game, s.options): s for s in secs}
+    surveyed = {s.game for s in secs}
+    whole: dict[str, Callable[[], str]] = {
+        "table": lambda: format_table(secs),
+        "games": lambda: "\n\n".join(details(s, folder) for s in secs),
+        "not-surveyed": lambda: ", ".join(f"{GAMES[g].title} (`{g}`)"
+                                          for g in GAMES if g not in surveyed) or "none",
+    }
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name in whole:
+            return whole[name]()
+        stem, _, field = name.partition(":")
+        if stem not in by_stem:
+            raise ValueError(f"the odds template asks for {stem}, which {folder} has no data of")
+        return value(by_stem[stem], field, folder)
+
+    text = TEMPLATE.read_text() if template is None else template
+    return _PLACEHOLDER.sub(fill, text).rstrip("\n") + "\n"
+
+
+def value(s: Section, field: str, folder: str) -> str:
+    """One figure of a section, by its placeholder's field name."""
+    f = s.figure()
+    if field.startswith("contains:"):
+        share = float(field.removeprefix("contains:")) / 100
+        lo, hi = f.interval
+        return "contains" if lo <= share <= hi else "does not contain"
+    figures: dict[str, Callable[[], str]] = {
+        "deals": lambda: f"{f.deals:,}", "range": s.deal_ranges,
+        "solved": lambda: f"{f.won:,}", "unsolvable": lambda: f"{f.lost:,}",
+        "unknown": lambda: f"{f.unknown:,}", "winnable": f.estimate,
+        "interval": f.interval_text, "low": lambda: pct(f.interval[0], f.digits),
+        "lost": lambda: lost_text(s, folder),
+    }
+    if field not in figures:
+        raise ValueError(f"the odds template asks for {field!r} of {s.game}: no such figure")
+    return figures[field]()
+
+
+def lost_text(s: Section, folder: str) -> str:
+    """The deals proved unwinnable: listed, or counted and linked to their file when many."""
+    lost = [r["deal"] for r in s.rows if r["verdict"] == "unsolvable"]
+    name = data.stem(s.game, s.options) + data.UNSOLVABLE
+    link = f"[`{name}`](../{folder}/{name})"
+    if not lost:
+        return "none"
+    if len(lost) > LONGEST_LIST:
+        return f"{len(lost):,}, listed in {link}"
+    return ", ".join(map(str, lost)) + f" ({link})"
+
+
+def budget_text(s: Section) -> str:
+    """The budgets the rows were solved with (a survey retried at a larger one has several)."""
+    used = sorted({(r["max_seconds"], r["max_nodes"], r["max_mb"]) for r in s.rows},
+                  key=lambda b: tuple(-1 if v is None else v for v in b))
+    return "; ".join(
+        ", ".join(part for part in (
+            f"{sec:g} s" if sec is not None else "",
+            f"{nodes:,} positions" if nodes is not None else "",
+            f"{mb:,} MB" if mb is not None else "") if part) + " a deal"
+        for sec, nodes, mb in used)
+
+
+def grades_text(s: Section) -> str:
+    g = grades.Grading.of(s.title, ((r["deal"], r["verdict"], r["nodes"]) for r in s.rows))
+    if g is None:
+        return "none (no deal solved)"
+    low, high = g.bounds
+    count = {k: f"{len(g.deals[k][0]):,}" for k in grades.GRADES}
+    return (f"easy at most {low:,} positions ({count['easy']} deals), medium {low + 1:,} to "
+            f"{high:,} ({count['medium']}), hard more than {high:,} ({count['hard']})")
+
+
+def details(s: Section, folder: str) -> str:
+    """A section of the page on one game and option set."""
+    f = s.figure()
+    fair = s.fair_figure()
+    times, lengths = s.times(), s.lengths()
+    unknown = [r["deal"] for r in s.rows if r["verdict"] == "unknown"]
+    versions = ", ".join(f"`{v}`" for v in sorted({str(r["solver_version"]) for r in s.rows}))
+    lines = [
+        f"### {s.title}",
+        "",
+        f"`{data.stem(s.game, s.options)}{data.SUFFIX}`: deals {s.deal_ranges()} "
+        f"({f.deals:,}): {f.won:,} solved, {f.lost:,} proved unwinnable, {f.unknown:,} "
+        f"unknown; winnable {f.estimate()}, 95% interval {f.interval_text()}.",
+        "",
+        *([_fair_line(fair)] if fair else []),
+        f"- made by `{s.command()} --data {folder}`",
+        f"- budget: {budget_text(s)}; solver {versions}",
+        f"- solve time: median {seconds_text(times.median)}, 95th percentile "
+        f"{seconds_text(times.p95)}, longest {seconds_text(times.max)}",
+        f"- solution length: median {lengths.median:g}, longest {lengths.max:g} moves"
+        if lengths.count else "- solution length: - (no deal solved)",
+        f"- proved unwinnable: {lost_text(s, folder)}",
+        f"- unknown: {', '.join(map(str, unknown[:LONGEST_LIST])) or 'none'}"
+        + (f" and {len(unknown) - LONGEST_LIST:,} more" if len(unknown) > LONGEST_LIST else ""),
+        f"- difficulty grades: {grades_text(s)}",
+    ]
+    return "\n".join(lines)
+
+
+def _fair_line(fair: Figure) -> str:
+    return f"- fair player: {fair.estimate()}, 95% interval {fair.interval_text()}"

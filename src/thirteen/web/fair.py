@@ -1,0 +1,173 @@
+"""The solver's fair share among players: a few solver slots, at most one job in flight per
+player, the waiting jobs served in turn across players (round robin, not in order of
+arrival), and a wait limit after which a request is refused with 503 rather than left hanging.
+
+So one player asking for many slow things (hard deals, hints, solves) holds at most one slot,
+and a player who asks now and then is served before those who just were. The long jobs
+("heavy": a solve, a search for a deal of some difficulty, seconds each) may hold only some of
+the slots, so a short one (a hint, an analysis) never waits behind a long one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_process
+
+log = logging.getLogger("thirteen.web")
+
+T = TypeVar("T")
+
+MEMORY = 100_000  # players whose last turn is remembered
+
+
+
+Worker = Callable[..., Awaitable[Any]]  # runs fn(*args) off the event loop
+
+
+NICE = 5  # worker processes yield the cores to the server's own process
+
+
+def in_processes(slots: int) -> Worker:
+    """Run jobs in up to ``slots`` worker processes (kept for the next job), at a lower
+    priority: a search holds no lock the event loop needs and no core it wants, so moves are
+    answered at once while the solver works."""
+    limiter = anyio.CapacityLimiter(slots)
+
+    async def run(fn: Callable[..., T], *args: object) -> T:
+        return await anyio.to_process.run_sync(_niced, fn, *args, limiter=limiter)
+
+    return run
+
+
+_niced_already = False
+
+
+def _niced(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)`` in a worker process, lowering the process's priority on its first job."""
+    global _niced_already
+    if not _niced_already:
+        _niced_already = True
+        with contextlib.suppress(OSError):
+            os.nice(NICE)
+    return fn(*args)
+
+
+class Busy(Exception):
+    """The solver could not take a job in time (or too many are waiting): say so, try later."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(eq=False)
+class _Ticket:
+    """A job waiting for a slot; `granted` is set when the turn hands it one."""
+
+    player: str
+    heavy: bool
+    ready: anyio.Event = field(default_factory=anyio.Event)
+    granted: bool = False
+
+
+class FairSolver:
+    """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` with ``worker`` (default: in a
+    worker process) when it is the player's turn; `Busy` when it waited ``wait`` seconds, when
+    the player already has ``per_player`` jobs waiting, or when ``total`` jobs are waiting
+    (memory stays bounded).
+    At most ``heavy`` of the ``slots`` run heavy jobs."""
+
+    def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, per_player: int = 8,
+                 total: int = 2000, worker: Worker | None = None) -> None:
+        self.slots, self.wait, self.heavy = slots, wait, heavy
+        self.worker = worker or in_processes(slots)
+        self.per_player, self.total = per_player, total
+        self.running: dict[str, bool] = {}  # players with a job in flight: is it heavy
+        self.turns: OrderedDict[str, deque[_Ticket]] = OrderedDict()  # waiting, by arrival
+        self.waiting = 0
+        self.served = 0  # slots handed out so far
+        self.last: OrderedDict[str, int] = OrderedDict()  # player -> when last served
+
+    async def run(self, player: str, fn: Callable[..., T], *args: object,
+                  heavy: bool = False) -> T:
+        ticket = await self._enter(player, heavy)
+        try:
+            answer: T = await self.worker(fn, *args)
+            return answer
+        except anyio.BrokenWorkerProcess:
+            log.exception("a solver process died")
+            raise Busy("the solver failed: try again", 503) from None
+        finally:
+            self._leave(ticket)
+
+    async def _enter(self, player: str, heavy: bool) -> _Ticket:
+        queue = self.turns.get(player)
+        if queue is not None and len(queue) >= self.per_player:
+            raise Busy(f"{len(queue)} of your requests already wait for the solver: "
+                       "wait for their answers", 429)
+        if self.waiting >= self.total:
+            raise Busy("the solver is too busy: try again in a moment", 503)
+        ticket = _Ticket(player, heavy)
+        self.turns.setdefault(player, deque()).append(ticket)
+        self.waiting += 1
+        self._dispatch()
+        try:
+            with anyio.move_on_after(self.wait):
+                await ticket.ready.wait()
+        except BaseException:  # the request was cancelled: give back what it holds
+            if ticket.granted:
+                self._leave(ticket)
+            else:
+                self._forget(ticket)
+            raise
+        if not ticket.granted:
+            self._forget(ticket)
+            raise Busy(f"the solver is busy with other players' requests and did not get to "
+                       f"yours within {self.wait:g} s: try again in a moment", 503)
+        return ticket
+
+    def _forget(self, ticket: _Ticket) -> None:
+        queue = self.turns.get(ticket.player)
+        if queue is not None and ticket in queue:
+            queue.remove(ticket)
+            self.waiting -= 1
+            if not queue:
+                del self.turns[ticket.player]
+
+    def _leave(self, ticket: _Ticket) -> None:
+        self.running.pop(ticket.player, None)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand free slots to the waiting players with no job in flight, the one served
+        longest ago (or never) first: a player who asks now and then goes before those who
+        keep the solver busy, and a player's many jobs take turns with everyone else's. A
+        heavy job waits while ``heavy`` others run."""
+        while len(self.running) < self.slots:
+            heavy_free = sum(self.running.values()) < self.heavy
+            ready = [p for p, queue in self.turns.items()
+                     if p not in self.running and (heavy_free or not queue[0].heavy)]
+            if not ready:
+                return
+            player = min(ready, key=lambda p: self.last.get(p, -1))
+            queue = self.turns[player]
+            ticket = queue.popleft()
+            self.waiting -= 1
+            if not queue:
+                del self.turns[player]
+            self.served += 1
+            self.last[player] = self.served
+            self.last.move_to_end(player)
+            while len(self.last) > MEMORY:
+                self.last.popitem(last=False)
+            ticket.granted = True
+            self.running[player] = ticket.heavy
+            ticket.ready.set()

@@ -1,0 +1,175 @@
+"""What the endpoints share: the store, the games replayed in memory, the players known, the
+limits on creating games and players, and the solver's fair share; with the dependencies that
+hand them to an endpoint (`ServerDep`, `Player`)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Annotated, TypeVar
+
+from fastapi import Depends, HTTPException, Request
+
+from .. import session as lifecycle
+from ..game import Game, State
+from ..moves import Move
+from ..store import Store, new_token
+from .fair import Busy, FairSolver
+from .limits import Bucket, Limits
+
+T = TypeVar("T")
+
+COOKIE = "thirteen_player"
+CACHE_SIZE = 2000  # games kept replayed in memory
+KNOWN_SIZE = 100_000  # player tokens remembered in memory
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
+
+
+@dataclass
+class Session(lifecycle.Session):
+    """A game replayed in memory, in step with its row (``version``) in the store, with what
+    the server computed about it."""
+
+    analysis: dict[State, str | None] = field(default_factory=dict)  # verdicts by position
+    legal: tuple[State, list[Move]] | None = None  # the legal moves of a state, computed once
+
+    @property
+    def key(self) -> int:
+        assert self.id is not None  # every game here is in the store
+        return self.id
+
+    def legal_moves(self) -> list[Move]:
+        state = self.game.state
+        if self.legal is None or self.legal[0] is not state:
+            self.legal = (state, state.legal_moves())
+        return self.legal[1]
+
+
+def too_many(what: str, wait: int) -> HTTPException:
+    """429 saying what was refused and when to come back (also as Retry-After)."""
+    return HTTPException(429, f"too many {what}: try again in {wait} s",
+                         headers={"Retry-After": str(wait)})
+
+
+class Server:
+    """The state the endpoints share, one per app."""
+
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
+        self.store = store
+        self.limits = limits = limits or Limits()
+        self.cache: OrderedDict[int, Session] = OrderedDict()
+        self.solver = FairSolver(slots=2, wait=limits.solver_wait)
+        self.known: OrderedDict[str, None] = OrderedDict()  # tokens issued or seen in the store
+        self.player_games = Bucket(limits.player_games)
+        self.address_games = Bucket(limits.address_games)
+        self.address_players = Bucket(limits.address_players)
+
+    # -- players --
+    def player(self, request: Request) -> str:
+        """The cookie's token if this server issued it (the store knows it, or it was issued
+        since the server started); else a fresh token (429 past the address's limit), which
+        `Guard` sets as the cookie of the answer (errors included). A player's row is written
+        with their first game."""
+        token = request.cookies.get(COOKIE)
+        if token and _TOKEN.match(token) and (token in self.known or self.store.has_player(token)):
+            self._know(token)
+            return token
+        wait = self.address_players.take(address(request))
+        if wait:
+            raise too_many("new players from this address", wait)
+        token = new_token()
+        self._know(token)
+        request.state.new_player = token
+        return token
+
+    def _know(self, token: str) -> None:
+        self.known[token] = None
+        self.known.move_to_end(token)
+        while len(self.known) > KNOWN_SIZE:
+            self.known.popitem(last=False)
+
+    def may_create(self, player: str, request: Request) -> None:
+        """429 unless the player and their address may start another game now."""
+        wait = self.player_games.take(player)
+        if wait:
+            raise too_many("new games", wait)
+        wait = self.address_games.take(address(request))
+        if wait:
+            raise too_many("new games from this address", wait)
+
+    # -- games --
+    def session(self, player: str, game_id: int) -> Session:
+        try:
+            info = self.store.game_info(player, game_id)
+        except KeyError:
+            raise HTTPException(404, f"no game {game_id} for this player") from None
+        s = self.cache.get(game_id)
+        if s is not None and s.player == player and s.version == info["version"]:
+            self.cache.move_to_end(game_id)
+            return s
+        try:
+            loaded = Session.load(self.store, player, game_id)
+        except (KeyError, ValueError) as e:
+            raise HTTPException(409, f"game {game_id} cannot be loaded: {e}") from None
+        self.remember(loaded)
+        return loaded
+
+    def remember(self, s: Session) -> None:
+        self.cache[s.key] = s
+        self.cache.move_to_end(s.key)
+        while len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    def create(self, player: str, game: Game, leave: bool = False) -> Session:
+        s = Session.start(self.store, player, game, leave)
+        self.remember(s)
+        return s
+
+    @contextlib.contextmanager
+    def changing(self, s: Session) -> Iterator[None]:
+        """Around a change of a session's game: if it fails, memory may be ahead of the store,
+        so the game is replayed from the store next time."""
+        try:
+            yield
+        except BaseException:
+            self.cache.pop(s.key, None)
+            raise
+
+    def commit(self, s: Session) -> None:
+        """Write the session's game to the store (before any answer is sent); count a win."""
+        with self.changing(s):
+            s.commit()
+
+    # -- the solver --
+    async def solve(self, player: str, fn: Callable[..., T], *args: object,
+                    heavy: bool = False) -> T:
+        """``fn(*args)`` in the player's turn at the solver (``heavy``: a long job, see `fair`);
+        503 (or 429) when it cannot be."""
+        try:
+            return await self.solver.run(player, fn, *args, heavy=heavy)
+        except Busy as e:
+            raise HTTPException(e.status, str(e), headers={"Retry-After": "5"}) from None
+
+
+def address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def _player(request: Request) -> str:
+    """The player's token from the cookie; a new player (and cookie) when it is missing.
+    Async so that FastAPI calls it in the event loop, not through a worker thread (the
+    hand-over cost more than the lookup)."""
+    server: Server = request.app.state.server
+    return server.player(request)
+
+
+ServerDep = Annotated[Server, Depends(_server)]
+Player = Annotated[str, Depends(_player)]

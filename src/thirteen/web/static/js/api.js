@@ -1,0 +1,43 @@
+// Talking to the server: JSON over fetch. An error answer becomes an ApiError carrying the
+// server's own words (its "detail") and the HTTP status; the page shows them as they come.
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body, signal) {
+  const opts = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  if (signal) opts.signal = signal;
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const detail = data && typeof data.detail === "string" && data.detail;
+    throw new ApiError(detail || `${r.status} ${r.statusText}`, r.status);
+  }
+  return data;
+}
+
+// Requests that change or read the game on the table run one after another, in the order the
+// player made them, so that an answer never overtakes an earlier one. body[data-busy] is set
+// while any is in flight (the browser tests wait on it).
+let queue = Promise.resolve();
+let pending = 0;
+
+export function queued(method, path, body) {
+  pending += 1;
+  document.body.dataset.busy = "1";
+  const p = queue.then(() => api(method, path, body));
+  queue = p.catch(() => undefined);
+  return p.finally(() => {
+    pending -= 1;
+    if (!pending) delete document.body.dataset.busy;
+  });
+}

@@ -1,0 +1,99 @@
+"""docs/odds.md is generated from the committed survey data, and the data agree with each other
+where the rules say they must."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from thirteen import data
+from thirteen.cli import main
+from thirteen.odds import page
+from thirteen.report import Figure
+from thirteen.variants import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = "data/surveys"  # as docs/odds.md's command names it, from the repository's root
+
+
+def test_docs_odds_is_what_its_command_prints(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main(["report", "--data", FOLDER, "--markdown"]) == 0
+    printed = capsys.readouterr().out
+    assert printed == (ROOT / "docs" / "odds.md").read_text(), (
+        "docs/odds.md is out of date: thirteen report --data data/surveys --markdown > "
+        "docs/odds.md")
+    assert "{{" not in printed and "/work" not in printed
+
+
+def test_the_page_has_every_data_file_and_its_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    text = page(FOLDER)
+    for path in sorted((ROOT / FOLDER).glob("*" + data.SUFFIX)):
+        rows = data.read_file(path)
+        lost = sum(r["verdict"] == "unsolvable" for r in rows)
+        solved = sum(r["verdict"] == "solved" for r in rows)
+        assert f"`{path.name}`: deals " in text
+        assert f"{solved:,} solved, {lost:,} proved unwinnable" in text
+    surveyed = {data.parse_stem(p.name.removesuffix(data.SUFFIX))[0]
+                for p in (ROOT / FOLDER).glob("*" + data.SUFFIX)}
+    missing = text.split("Not yet in the data: ", 1)[1].split(". ", 1)[0]
+    assert missing == (", ".join(f"{v.title} (`{g}`)" for g, v in GAMES.items()
+                                 if g not in surveyed) or "none")
+
+
+def test_placeholders_the_data_cannot_fill_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    rows = data.read_file(ROOT / FOLDER / ("bisley" + data.SUFFIX))
+    lost = sum(r["verdict"] == "unsolvable" for r in rows)
+    counted = f"{lost:,} of {len(rows):,}\n"
+    assert page(FOLDER, "{{bisley:unsolvable}} of {{bisley:deals}}\n") == counted
+    assert page(FOLDER, "{{spanish-patience-ii.worry-back:contains:99.863}}\n") == "contains\n"
+    assert page(FOLDER, "{{bisley:contains:99.9}}\n") == "does not contain\n"
+    with pytest.raises(ValueError, match="good-measure"):
+        page(FOLDER, "{{good-measure:deals}}")
+    with pytest.raises(ValueError, match="colour"):
+        page(FOLDER, "{{bisley:colour}}")
+
+
+@pytest.mark.parametrize("args", [
+    ["report", "--markdown"],
+    ["report", "--markdown", "--data", FOLDER, "--all"],
+    ["report", "bisley", "--markdown", "--data", FOLDER],
+    ["report", "--markdown", "--data", "no/such/folder"],
+])
+def test_bad_page_requests_are_one_line_errors(args: list[str], monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+
+
+# ---- the committed data against the rules ---------------------------------------------------
+#: (looser, stricter): every move of the stricter game is a move of the looser one on the same
+#: deal, so a deal the looser game loses the stricter one cannot win.
+LOOSER = [
+    ("spanish-patience", "bakers-dozen"),  # a space may be filled
+    ("spanish-patience-ii.worry-back", "spanish-patience-ii"),  # cards may come back
+    ("spanish-patience-rank", "spanish-patience"),  # foundations regardless of suit
+]
+
+
+@pytest.mark.parametrize(("looser", "stricter"), LOOSER)
+def test_a_deal_lost_in_a_looser_game_is_not_won_in_a_stricter_one(looser: str,
+                                                                   stricter: str) -> None:
+    def verdicts(stem: str) -> dict[int, str]:
+        return {r["deal"]: r["verdict"]
+                for r in data.read_file(ROOT / FOLDER / (stem + data.SUFFIX))}
+
+    loose, strict = verdicts(looser), verdicts(stricter)
+    lost = [d for d, v in loose.items() if v == "unsolvable"]
+    assert lost and not [d for d in lost if strict.get(d) == "solved"]
+
+
+def test_an_estimate_shows_its_two_ends_apart() -> None:
+    assert Figure("solver", 12991, 12954, 36, 1).estimate() == "99.715% to 99.723%"
+    assert Figure("solver", 10000, 9982, 16, 2).estimate() == "99.82% to 99.84%"

@@ -1,0 +1,199 @@
+"""The server's limits: the solver's fair share among players (`web.fair`), and the limits on
+creating games and players (429 with Retry-After), in process and against the real server."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+
+from thirteen.web.fair import Busy, FairSolver
+from thirteen.web.limits import Bucket
+from thirteen.web.process import ServerProcess
+
+# ---- the solver's fair share ---------------------------------------------------------------
+
+THREAD = anyio.to_thread.run_sync  # jobs here are closures, which worker processes cannot take
+
+
+def _run(main: Callable[[], Awaitable[None]]) -> None:
+    """``anyio.run(main)`` in a thread of its own: the browser tests, in the same process, may
+    leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(anyio.run, main).result()
+
+
+def _jobs(solver: FairSolver, asks: list[str], seconds: float = 0.05
+          ) -> tuple[list[str], list[str], int]:
+    """Submit a job per name in ``asks`` (in that order, each a moment after the last): the
+    order in which the jobs started, the refusals, and the most jobs of one player at once."""
+    started: list[str] = []
+    refused: list[str] = []
+    running: dict[str, int] = {}
+    most = 0
+    lock = threading.Lock()
+
+    def job(player: str) -> None:
+        nonlocal most
+        with lock:
+            started.append(player)
+            running[player] = running.get(player, 0) + 1
+            most = max(most, running[player])
+        time.sleep(seconds)
+        with lock:
+            running[player] -= 1
+
+    async def ask(player: str) -> None:
+        try:
+            await solver.run(player, job, player)
+        except Busy as e:
+            refused.append(f"{player} {e.status}")
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for player in asks:
+                tg.start_soon(ask, player)
+                await anyio.sleep(0.001)
+
+    _run(main)
+    return started, refused, most
+
+
+def test_players_take_turns() -> None:
+    """One slot: a player's queued jobs do not go before another player's, whatever the order
+    of the requests."""
+    asks = ["a", "a", "a", "a", "b", "c", "b"]
+    started, refused, most = _jobs(FairSolver(slots=1, worker=THREAD), asks)
+    assert started == ["a", "b", "c", "a", "b", "a", "a"] and not refused and most == 1
+
+
+def test_one_job_in_flight_per_player() -> None:
+    """Two slots: one player's many jobs hold one slot; the other is free for anyone else."""
+    started, refused, most = _jobs(FairSolver(slots=2, worker=THREAD), ["a"] * 5 + ["b"])
+    assert most == 1 and not refused
+    assert started.index("b") == 1
+
+
+def test_long_jobs_leave_a_slot_for_short_ones() -> None:
+    """Two slots, one for long jobs at most: a short job goes before long ones asked first."""
+    solver = FairSolver(slots=2, heavy=1, worker=THREAD)
+    started: list[str] = []
+
+    def job(player: str, seconds: float) -> None:
+        started.append(player)
+        time.sleep(seconds)
+
+    async def ask(player: str, heavy: bool) -> None:
+        await solver.run(player, job, player, 0.2 if heavy else 0.0, heavy=heavy)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for player, heavy in (("a", True), ("b", True), ("c", True), ("d", False)):
+                tg.start_soon(ask, player, heavy)
+            await anyio.sleep(0)
+
+    _run(main)
+    assert started.index("d") < started.index("b")
+
+
+def test_wait_limit_and_queue_limits() -> None:
+    """A job that waits longer than the limit is refused with 503; a player with too many
+    jobs waiting is refused with 429 at once."""
+    _, refused, _ = _jobs(FairSolver(slots=1, wait=0.1, worker=THREAD), ["a", "b"], seconds=0.5)
+    assert refused == ["b 503"]
+    _, refused, _ = _jobs(FairSolver(slots=1, per_player=2, worker=THREAD), ["a"] * 5)
+    assert refused == ["a 429", "a 429"]
+    _, refused, _ = _jobs(FairSolver(slots=1, total=2, worker=THREAD), ["a", "b", "c", "d"])
+    assert refused == ["d 503"]
+
+
+def test_bucket() -> None:
+    b = Bucket(6)  # one every 10 s, bursts of 6
+    assert [b.take("x", 0.0) for _ in range(6)] == [0] * 6
+    assert b.take("x", 0.0) == 10 and b.take("y", 0.0) == 0
+    assert b.take("x", 5.0) == 5 and b.take("x", 10.0) == 0 and b.take("x", 10.0) == 10
+
+
+# ---- against the real server --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("limits") / "limits.sqlite3"
+    options = ["--player-games", "3", "--address-games", "5", "--address-players", "4"]
+    with ServerProcess(db, options=options) as s:
+        yield s
+
+
+def _client(server: ServerProcess) -> httpx.Client:
+    return httpx.Client(base_url=server.url, timeout=30)
+
+
+def _refused(r: httpx.Response, says: str) -> None:
+    assert r.status_code == 429, r.text
+    assert says in r.json()["detail"] and "\n" not in r.json()["detail"]
+    assert int(r.headers["retry-after"]) >= 1
+
+
+def test_creation_limits(server: ServerProcess) -> None:
+    """Per player, then per address, then new players: 429, and nothing is created."""
+    with _client(server) as one, _client(server) as two:
+        for n in range(3):
+            assert one.post("/api/games", json={"game": "bakers-dozen", "number": n + 1}
+                            ).status_code == 201
+        _refused(one.post("/api/games", json={"game": "bakers-dozen"}), "too many new games")
+        assert len(one.get("/api/games").json()) == 3
+        for _ in range(2):
+            assert two.post("/api/games", json={"game": "bisley"}).status_code == 201
+        _refused(two.post("/api/games", json={"game": "bisley"}),
+                 "too many new games from this address")
+        assert len(two.get("/api/games").json()) == 2
+    for _ in range(2):  # two more players from this address, then no more
+        with _client(server) as c:
+            assert c.get("/api/stats").status_code == 200
+    with _client(server) as c:
+        r = c.get("/api/stats")
+        _refused(r, "too many new players from this address")
+        assert "thirteen_player" not in r.cookies
+
+
+def test_slow_player_does_not_hold_up_another(tmp_path: Path) -> None:
+    """A player asking "solve it for me" three times at once on a slow game holds one solver
+    slot: the others wait their turn (and past the wait limit get 503), while another
+    player's hint is answered before the first solve ends."""
+    ended: list[tuple[str, int, float]] = []
+
+    def ask(c: httpx.Client, name: str, path: str) -> None:
+        r = c.request("GET" if path.endswith("hint") else "POST", path)
+        ended.append((name, r.status_code, time.monotonic()))
+        if r.status_code == 503:
+            assert "did not get to yours within 1 s" in r.json()["detail"]
+
+    server = ServerProcess(tmp_path / "fair.sqlite3", options=["--solver-wait", "1"]).start()
+    slow = _client(server)
+    fast = _client(server)
+    # Calculation's "solve it for me" plays the fair player for up to 5 s
+    game = slow.post("/api/games", json={"game": "calculation", "number": 5}).json()["id"]
+    mine = fast.post("/api/games", json={"game": "bakers-dozen", "number": 9}).json()["id"]
+    threads = [threading.Thread(target=ask, args=(slow, "solve", f"/api/games/{game}/solve"))
+               for _ in range(3)]
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    ask(fast, "hint", f"/api/games/{mine}/hint")
+    for t in threads:
+        t.join()
+    slow.close()
+    fast.close()
+    server.stop()
+    codes = sorted(code for name, code, _ in ended if name == "solve")
+    assert codes == [200, 503, 503]
+    hint = next(e for e in ended if e[0] == "hint")
+    solved = next(e for e in ended if e[0] == "solve" and e[1] == 200)
+    assert hint[1] == 200 and hint[2] < solved[2]
