@@ -9,7 +9,7 @@ text (Castles in Spain is played open: no face-down marks) and given to fc-solve
 settings PySolFC uses, alone and with fc-solve's multi-strategy line, with ``-sel -mi 1000000``.
 Prints per solver: decided / solved / unsolvable / unknown counts, median, p95 and max seconds,
 peak memory, and the ratio of our time to fc-solve's on the deals both decide and on the deals
-fc-solve solves (the issue's target). Any deal that fc-solve solves and we call unsolvable is
+fc-solve solves. Any deal that fc-solve solves and we call unsolvable is
 printed as a CONFLICT (there must be none).
 
 Castles in Spain is not quite the same game on both sides: fc-solve has no face-down cards, so
@@ -18,8 +18,9 @@ unlimited`` fc-solve solves it by moving TC 9H, both face down in the real game,
 prove lost), and with no free cells its default lets a run move only as far as spaces allow.
 Its verdicts bound ours only loosely there; a CONFLICT would still need a look.
 
-fc-solve with 13 columns: ``bash ../shared/tools/build-fc-solve`` builds it into
-/tmp/fcs-build/fc-solve (never commit it). Our side runs the mypyc build when
+fc-solve with 13 columns: Debian's fc-solve 5.0.0 is built for at most 10 columns, so build the
+same release from its source with ``cmake -DMAX_NUM_STACKS=13`` (the default path below is
+/tmp/fcs-build/fc-solve; never commit the binary). Our side runs the mypyc build when
 `thirteen compile-solver` has made one (``THIRTEEN_COMPILED_SOLVER=off``: the source); the
 header line says which ran.
 """
@@ -142,7 +143,7 @@ def summary(name: str, runs: list[Run]) -> str:
 
 def ratio(ours: list[Run], theirs: list[Run], which: str) -> str:
     """Our time over fc-solve's on the deals both decide (``which="decide"``) or on the deals
-    fc-solve solves (``"solves"``, the issue's target: our time counts whatever our verdict,
+    fc-solve solves (``"solves"``: our time counts whatever our verdict,
     the whole budget where we end unknown)."""
     pairs = [(a.seconds, b.seconds) for a, b in zip(ours, theirs, strict=True)
              if (b.verdict == "solved" if which == "solves"

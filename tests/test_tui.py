@@ -337,6 +337,13 @@ async def test_solve_it_for_me(store: Store) -> None:
         assert isinstance(lost.screen, EndScreen) and lost.screen.kind == "hopeless"
 
 
+def finished(store: Store, results: list[tuple[str, bool, float, int]]) -> None:
+    """Count results as the front ends do: a saved game of each, finished."""
+    for name, won, seconds, moves in results:
+        game_id, _ = store.save("local", Game.new(name, 1))
+        store.finish_game("local", game_id, won, seconds, moves)
+
+
 def shown_text(screen: StatsScreen) -> str:
     """The statistics table as the screen draws it, in plain text."""
     out = io.StringIO()
@@ -346,9 +353,8 @@ def shown_text(screen: StatsScreen) -> str:
 
 @pytest.mark.asyncio
 async def test_statistics_screen(store: Store) -> None:
-    for won, seconds, moves in [(True, 300, 120), (True, 200, 150), (False, 50, 10)]:
-        store.record_result("local", "bakers-dozen", won, seconds, moves)
-    store.record_result("local", "calculation", True, 95, 60)
+    finished(store, [("bakers-dozen", True, 300, 120), ("bakers-dozen", True, 200, 150),
+                     ("bakers-dozen", False, 50, 10), ("calculation", True, 95, 60)])
     app = app_for(store, "castles-in-spain", 1)
     async with app.run_test() as pilot:
         await pilot.press("t")
@@ -425,8 +431,7 @@ async def test_header_and_message_fit(store: Store, game: str, number: int,
                                       size: tuple[int, int], full: bool) -> None:
     """At 80 columns the header leaves its least needed parts out rather than cut a word; the
     message line wraps. At 120 everything but the longest names fits in full."""
-    for won in (True, False, False):
-        store.record_result("local", game, won, 300, 100)
+    finished(store, [(game, won, 300, 100) for won in (True, False, False)])
     app = ThirteenApp(game, 9, store, use_solver=False)
     async with app.run_test(size=size) as pilot:
         await pilot.press("number_sign", *str(number), "enter")  # says the deal and the keys

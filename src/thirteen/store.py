@@ -10,7 +10,7 @@ One connection is shared by all threads behind a lock: every statement here is s
 SQLite serialises writers anyway.
 
 A *player* is any string the front end chooses: the web server uses unguessable tokens
-(`Store.new_player`), the terminal app a local name. A player can only load their own games.
+(`new_token`), the terminal app a local name. A player can only load their own games.
 
 Help is recorded as help: a game in which the player asked the solver to play for them is
 *assisted*; won, it counts in ``assisted``, never in ``won``, the streaks, the best time or
@@ -248,13 +248,6 @@ class Store:
         self.close()
 
     # ---- players ---------------------------------------------------------------------------
-    def new_player(self) -> str:
-        """Create a player with a fresh unguessable token and return the token."""
-        token = new_token()
-        with self._tx() as c:
-            c.execute("INSERT INTO players (id, created) VALUES (?, ?)", (token, time.time()))
-        return token
-
     def has_player(self, player: str) -> bool:
         return bool(self._read("SELECT 1 FROM players WHERE id = ?", (player,)))
 
@@ -466,12 +459,6 @@ class Store:
                 " WHERE player = ? AND game = ?",
                 (player, game_name),
             )
-
-    def record_result(self, player: str, game_name: str, won: bool, seconds: float,
-                      moves: int, assisted: bool = False) -> None:
-        """Count one finished game in ``player``'s statistics for ``game_name``."""
-        with self._tx() as c:
-            self._record(c, player, game_name, won, seconds, moves, assisted)
 
     def finish_game(self, player: str, game_id: int, won: bool, seconds: float,
                     moves: int) -> bool:

@@ -1,5 +1,5 @@
-"""The packer search's dead-end proofs (docs/solver.md, *Dead-end proofs*): rule D1, no host
-left for a trapped card (`DeadEnds.dead`); rule D3, no card that may go home can ever be
+"""The packer search's dead-end proofs (docs/solver.md, this module's section): rule D1, no
+host left for a trapped card (`DeadEnds.dead`); rule D3, no card that may go home can ever be
 uncovered (`DeadEnds.stuck`); rule D4 inside a search, the position's counted game is lost
 (`DeadEnds.hopeless`, on `relaxed.Counted`).
 """

@@ -1,6 +1,6 @@
 """The order in which the packer search tries moves: moves home first, then moves from the
 column that hides the card the foundations want soonest (its urgency), onto the column least
-urgent to bury; moves into a space and worry-back moves last (docs/solver.md, *Search*).
+urgent to bury; moves into a space and worry-back moves last (docs/solver.md, *Move order*).
 Probes add random noise to the scores (`Ordering.noise`).
 """
 
@@ -157,7 +157,7 @@ class Ordering(Position):
     def _urgency(self, col: bytes) -> i64:
         """How soon this column hides a card the foundations want: small is urgent. The
         least, over its cards, of 4 per card its foundation takes first plus 1 per card on
-        top of it (weights measured on deals: docs/solver.md, *Search*)."""
+        top of it (weights measured on deals: docs/solver.md, *Move order*)."""
         best: i64 = 99
         depth: i64 = len(col)
         fh = self.fh

@@ -1,7 +1,7 @@
 """The packer search's portfolio (`portfolio`): the exhaustive search in slices, interleaved
 with probes, nested rollouts, beams, the frontier search and rule D4's relaxed games, each
 joining after its number of positions with its share (`tuning`), against depth-first
-search's heavy tail (docs/solver.md, *Search*).
+search's heavy tail (docs/solver.md, *Portfolio*).
 """
 
 from __future__ import annotations

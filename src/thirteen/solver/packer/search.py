@@ -1,6 +1,6 @@
 """The exhaustive depth-first search of a packer position, the only search that may answer
 ``unsolvable``: a transposition table of keys, the safe moves home played automatically, the
-dead-end proofs after each move (docs/solver.md, *Search*). It runs in slices
+dead-end proofs after each move (docs/solver.md, this module's section). It runs in slices
 (`_Search.steps`) so that the portfolio (`schedule`) can interleave it with probes.
 """
 
