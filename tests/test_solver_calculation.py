@@ -1,6 +1,6 @@
 """The Calculation family's solver: solutions replay, the pruning rules (A1 forced moves home,
-B1 bans, T1 dead ends) agree with an unpruned search of the engine, hand-made positions with
-known answers (the fair player: tests/test_fair.py)."""
+B1 bans, T1 dead ends, R1 the unwinding game) agree with an unpruned search of the engine,
+hand-made positions with known answers (the fair player: tests/test_fair.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import random
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thirteen.calculation import CalcState
 from thirteen.cards import Card
@@ -110,15 +112,22 @@ def brute_force(state: CalcState) -> bool:
     return win(state)
 
 
-def endgames(game: str, number: int, cards_left: int, count: int) -> list[CalcState]:
+@cache
+def experts_game(game: str, number: int, cards_left: int) -> CalcState:
+    """The experts' rule's game of a deal until ``cards_left`` stock cards remain."""
+    s = new_state(game, number)
+    assert isinstance(s, CalcState)
+    while len(s.stock) > cards_left and (m := fair_move(s, samples=0)) is not None:
+        s = s.apply(m)
+    return s
+
+
+def endgames(game: str, number: int, cards_left: int, count: int,
+             seed: int | None = None) -> list[CalcState]:
     """Positions with ``cards_left`` stock cards: the experts' rule's game up to a few cards
     more, then random moves (random piles, so some of these are lost and some are not)."""
-    rng = random.Random(number)
-    start = new_state(game, number)
-    assert isinstance(start, CalcState)
-    s = start
-    while len(s.stock) > cards_left + 4 and (m := fair_move(s, samples=0)) is not None:
-        s = s.apply(m)
+    rng = random.Random(number if seed is None else seed)
+    s = experts_game(game, number, cards_left + 4)
     out = []
     for _ in range(count):
         e = s
@@ -144,6 +153,23 @@ def test_pruned_search_agrees_with_brute_force(game: str, number: int, both: boo
             assert replays_to_a_win(s, line)
     if both:  # these deals put both answers to the test
         assert verdicts == {"solved", "unsolvable"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 4, 8, 11]), st.integers(2, 6), st.integers(0, 10**6))
+def test_every_rule_agrees_with_an_unpruned_search_on_random_endgames(
+        number: int, left: int, seed: int) -> None:
+    # The whole search (A1, B1, T1, R1 and the table) against every legal move of the engine,
+    # on Calculation endgames reached by random moves; T1 alone never calls a won one lost.
+    s = endgames("calculation", number, left, 1, seed)[0]
+    truth = brute_force(s)
+    calc = _Calc(s)
+    calc.count_stock()
+    assert truth is False or not calc.dead()
+    search = _CalcSearch(s, Clock(Budget(max_nodes=None, max_seconds=None)))
+    assert search.steps(10**9) == ("solved" if truth else "unsolvable"), str(s.view())
+    if truth:
+        assert replays_to_a_win(s, tuple(_to_move(m) for m in search.line()))
 
 
 def test_dead_end_rule_never_fires_along_a_winning_line() -> None:
