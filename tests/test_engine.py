@@ -398,3 +398,4 @@ def test_bisley_auto_moves_leave_no_move_home(number: int) -> None:
     played = g.auto_moves()
     assert all(m.target.kind in ("fa", "fk") for m in played)
     assert not [m for m in g.legal_moves() if m.target.kind in ("fa", "fk")]
+

@@ -15,13 +15,14 @@ import pytest
 from thirteen import grades
 from thirteen.calculation import CalcState
 from thirteen.deal import deal, format_board
-from thirteen.game import Game, start_state
+from thirteen.game import Game, new_state, start_state
 from thirteen.packer import PackerState
 from thirteen.rules import describe
 from thirteen.solver import Budget, solve
 from thirteen.solver.services import EASY_NODES
-from thirteen.variants import get_variant
+from thirteen.variants import GAMES, get_variant
 from thirteen.web.process import ServerProcess
+from thirteen.web.view import annotate
 
 WIN_LINE = (Path(__file__).parent / "browser" / "data" / "bakers-dozen-9.moves").read_text().split()
 
@@ -520,3 +521,27 @@ def test_current_without_games(server: ServerProcess) -> None:
         assert r.status_code == 404 and "no unfinished game" in detail(r)
         assert c.get("/api/games").json() == []
         assert c.get("/api/stats").json() == {}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_view_names_every_pile_a_move_or_the_board_can_mention(game: str) -> None:
+    # The names are made once, in the engine; every front end reads them from the view.
+    variant = get_variant(game)
+    state = new_state(variant, 3)
+    for _ in range(40):
+        view = state.view()
+        names = view["names"]
+        piles = [f["name"] for f in view["foundations"]]
+        piles += [f"c{c + 1}" for c in range(len(view.get("columns", [])))]
+        piles += [f"w{w + 1}" for w in range(len(view.get("waste", [])))]
+        piles += ["s"] if variant.family == "calculation" else []
+        assert set(piles) <= set(names) and len(set(names.values())) >= len(piles)
+        moves = state.legal_moves()
+        for m in moves:
+            ids = annotate(state, m)
+            assert ids["from"] in names and ids["to"] in names, (str(m), ids)
+        if not moves:
+            break
+        state = state.apply(moves[len(moves) // 2])
+    first = ("c1", "column 1") if variant.family == "packer" else ("w1", "waste pile 1")
+    assert names[first[0]] == first[1]

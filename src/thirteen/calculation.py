@@ -13,6 +13,7 @@ from typing import Any
 from .cards import Card, rank_name
 from .deal import Layout
 from .moves import IllegalMove, Move, Moves, Place, Status
+from .piles import foundation_ids, pile_names
 from .text import render
 from .variants import Variant
 
@@ -138,7 +139,7 @@ class CalcState:
             "family": "calculation",
             "markers": [str(c) for c in self.markers],
             "foundations": [
-                {"name": f"f{p + 1}", "interval": self.variant.intervals[p],
+                {"name": foundation_ids(self.variant)[p], "interval": self.variant.intervals[p],
                  "cards": [str(c) for c in pile],
                  "needs": None if self.needs(p) is None else rank_name(self.needs(p) or 0)}
                 for p, pile in enumerate(self.foundations)
@@ -146,6 +147,7 @@ class CalcState:
             "waste": [[str(c) for c in pile] for pile in self.waste],
             "stock_top": str(self.stock[0]) if self.stock else None,
             "stock_left": len(self.stock),
+            "names": dict(pile_names(self.variant)),
         }
 
     def to_layout(self) -> Layout:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .cards import KING, SUITS, Card, full_deck
+from .cards import KING, Card, full_deck
 from .deal import Layout
 from .moves import IllegalMove, Move, Moves, Place, PlaceKind, Status
+from .piles import foundation_ids, pile_names
 from .text import render
 from .variants import Variant
 
@@ -327,10 +328,10 @@ class PackerState:
                 for col, h in zip(self.columns, self.hidden, strict=True)
             ],
             "foundations": [
-                {"name": str(self._foundation_place(p)) if p < 4 else f"k{SUITS[p - 4]}",
-                 "cards": [str(c) for c in pile]}
-                for p, pile in enumerate(self.foundations)
+                {"name": name, "cards": [str(c) for c in pile]}
+                for name, pile in zip(foundation_ids(self.variant), self.foundations, strict=True)
             ],
+            "names": dict(pile_names(self.variant)),
         }
 
     def to_layout(self) -> Layout:

@@ -221,7 +221,7 @@ class ThirteenApp(App[None]):
                 self.say("choose a card to move first", "error")
             return
         if not view_cards(self.game.state, ref):
-            self.say(f"{pile_name(ref)} is empty", "error")
+            self.say(f"{pile_name(self.game.state, ref)} is empty", "error")
             return
         self.selection = Selection(ref, count)
         self.say(f"Move {top_words(self.game.state, ref, count)} to where? (its key again: "
@@ -244,7 +244,7 @@ class ThirteenApp(App[None]):
             self.say("choose a card to move first", "error")
             return
         if dst is None:
-            self.say(f"{pile_name(b)} takes no cards", "error")
+            self.say(f"{pile_name(self.game.state, b)} takes no cards", "error")
             return
         fitting = [m for m in self.game.legal_moves()
                    if m.source == src and m.target == dst and (count is None or m.count == count)]

@@ -1,7 +1,7 @@
 """Cards, piles and moves in the words and symbols the terminal shows (``10♥``, ``column c``).
 
-Naming a pile is `pile_name` (in messages) and `pile_label` (on the board), each one small
-function.
+A pile's name in messages is the engine's (`piles`); its label on the board (``c·3``, with the
+key that picks it) is `pile_label`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import re
 from ..cards import RANKS, SUIT_SYMBOLS, Card
 from ..game import State
 from ..moves import Move
+from ..piles import foundation_ids, pile_names
 from ..variants import Variant
 from .places import LETTERS, PileRef, movable, pile_of, view_cards
 
@@ -42,15 +43,14 @@ def clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-def pile_name(ref: PileRef) -> str:
-    """The pile in words (``column c``)."""
-    if ref.kind == "col":
-        return f"column {LETTERS[ref.index]}"
-    if ref.kind == "waste":
-        return f"waste pile {LETTERS[ref.index]}"
-    if ref.kind == "stock":
-        return "the stock"
-    return f"foundation {ref.index + 1}"
+def pile_name(state: State, ref: PileRef) -> str:
+    """The pile in words (``column 3``), as the engine's view names it."""
+    if ref.kind == "found":
+        pile_id = foundation_ids(state.variant)[ref.index]
+    else:
+        pile_id = {"col": "c", "waste": "w", "stock": "s"}[ref.kind]
+        pile_id += "" if ref.kind == "stock" else str(ref.index + 1)
+    return pile_names(state.variant)[pile_id]
 
 
 def pile_label(variant: Variant, ref: PileRef) -> tuple[str, str]:
@@ -75,7 +75,7 @@ def top_words(state: State, ref: PileRef, count: int | None = None) -> str:
     """The card (``7♣``) or run (``9♠..7♣``) a move from ``ref`` takes."""
     cards = view_cards(state, ref)
     if not cards or cards[-1] is None:
-        return pile_name(ref)
+        return pile_name(state, ref)
     n = count or movable(state, ref)
     first = cards[-n] if 1 < n <= len(cards) else None  # a moved run is face up
     if first is not None:
@@ -88,7 +88,7 @@ def move_words(state: State, move: Move) -> str:
     src = pile_of(state, move.source)
     dst = pile_of(state, move.target, move.source)
     what = top_words(state, src, move.count) if src is not None else str(move.source)
-    where = pile_name(dst) if dst is not None else "its foundation"
+    where = pile_name(state, dst) if dst is not None else "its foundation"
     if dst is not None and dst.kind == "found" and state.variant.family == "packer":
         where = "its foundation"
     return f"{what} to {where} ({move})"

@@ -132,6 +132,11 @@ class VariantOut(BaseModel):
 # ---- answers: the player's view of a game -------------------------------------------------
 
 
+PileNames = Annotated[dict[str, str], Field(
+    description="every pile id of the game (and the any-foundation targets f, fa, fk) and its "
+                "name in words, e.g. c3: column 3, fS: the spades foundation")]
+
+
 class PackerFoundation(BaseModel):
     name: str
     cards: list[str]
@@ -143,6 +148,7 @@ class PackerView(BaseModel):
     family: Literal["packer"]
     columns: list[list[str | None]]
     foundations: list[PackerFoundation]
+    names: PileNames
 
 
 class CalculationFoundation(BaseModel):
@@ -161,6 +167,7 @@ class CalculationView(BaseModel):
     waste: list[list[str]]
     stock_top: str | None
     stock_left: int
+    names: PileNames
 
 
 View = Annotated[PackerView | CalculationView, Field(discriminator="family")]

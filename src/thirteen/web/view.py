@@ -9,19 +9,16 @@ from typing import Any
 from .. import session as lifecycle
 from ..game import State
 from ..moves import Move
+from ..piles import ANY_FOUNDATION, foundation_ids
 from .server import Session
 
 Json = dict[str, Any]
 
 
-def _foundation_names(view: Json) -> list[str]:
-    return [str(f["name"]) for f in view["foundations"]]
-
-
-def annotate(state: State, move: Move, names: list[str]) -> Json:
+def annotate(state: State, move: Move) -> Json:
     """A legal move with the page's pile ids of its source and target."""
     src, dst = move.source, move.target
-    home = dst.kind in ("f", "fa", "fk")
+    home = dst.kind in ANY_FOUNDATION
     if state.variant.family == "packer":
         source = f"c{src.index + 1}" if src.kind == "c" else str(src)
         if dst.kind == "c":
@@ -29,7 +26,7 @@ def annotate(state: State, move: Move, names: list[str]) -> Json:
         else:
             card = state.columns[src.index][-move.count]  # type: ignore[union-attr]
             pile = state.foundation_for(card, dst.kind)  # type: ignore[union-attr]
-            target = names[pile] if pile is not None else str(dst)
+            target = foundation_ids(state.variant)[pile] if pile is not None else str(dst)
     else:
         source, target = str(src), str(dst)
     return {"move": str(move), "from": source, "to": target, "count": move.count,
@@ -38,15 +35,14 @@ def annotate(state: State, move: Move, names: list[str]) -> Json:
 
 def annotate_text(state: State, move: str) -> Json:
     """`annotate` for a move in notation (a hint's), as the page's pile ids."""
-    return annotate(state, Move.parse(move), _foundation_names(state.view()))
+    return annotate(state, Move.parse(move))
 
 
 def game_out(s: Session, played: list[Move] | None = None, message: str = "") -> Json:
     """The answer about a game (`models.GameOut`)."""
     game, state = s.game, s.game.state
     view = state.view()
-    names = _foundation_names(view)
-    legal = [annotate(state, m, names) for m in s.legal_moves()]
+    legal = [annotate(state, m) for m in s.legal_moves()]
     status = "won" if state.won else "in play" if legal else "lost"
     v = game.variant
     number = None if game.number is None else str(game.number)

@@ -3,8 +3,8 @@
 // changed, so a move redraws the two piles it touched. Long piles are squeezed to fit the
 // window, so that the card to play is always on screen.
 
-import { movesFrom, state } from "./state.js";
-import { cardName, listCards, pileName, rankText } from "./words.js";
+import { movesFrom, pileName, state } from "./state.js";
+import { capital, cardName, listCards, rankText } from "./words.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CARD = /^[A2-9TJQK][CSHD]$/;
@@ -117,7 +117,7 @@ function packerRows(v) {
   });
   const columns = v.columns.map((col, i) => {
     const id = `c${i + 1}`;
-    return fanSlot(id, "column", `Column ${i + 1}`, col, (k) => movesFrom(id, col.length - k).length > 0);
+    return fanSlot(id, "column", capital(v.names[id]), col, (k) => movesFrom(id, col.length - k).length > 0);
   });
   return [
     { cls: "row foundations", label: "Foundations", slots: foundations },
@@ -164,7 +164,7 @@ function calculationRows(v) {
   });
   const waste = v.waste.map((pile, i) => {
     const id = `w${i + 1}`;
-    return fanSlot(id, "waste", `Waste pile ${i + 1}`, pile,
+    return fanSlot(id, "waste", capital(v.names[id]), pile,
       (k) => k === pile.length - 1 && movesFrom(id, 1).length > 0, id);
   });
   return [

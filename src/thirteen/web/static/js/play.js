@@ -7,12 +7,12 @@ import {
   $, announce, clearHints, drawBoard, dropStaleMessage, highlight, say, showHint, squeeze,
 } from "./draw.js";
 import {
-  counts, describe, findMove, movesFrom, positionKey, state, what,
+  counts, describe, findMove, movesFrom, pileName, positionKey, state, what,
 } from "./state.js";
 import {
   answered, showOptions, tick, updateBanner, updateControls, updateStats,
 } from "./status.js";
-import { pileName, plural } from "./words.js";
+import { plural } from "./words.js";
 
 const REPLAY_STEP = 160; // ms between two moves of Solve's line
 let analysisTimer = 0;

@@ -2,7 +2,7 @@
 // picking. Every rule lives on the server, which lists the legal moves; these helpers only
 // read that answer.
 
-import { cardName, pileName } from "./words.js";
+import { cardName } from "./words.js";
 
 export const state = {
   game: null, // the server's last answer for the game on the table
@@ -23,6 +23,12 @@ export function acted() {
 // A position: the game and the moves that led to it. A message belongs to one.
 export function positionKey(g) {
   return g ? `${g.id}:${g.moves.join(" ")}` : "";
+}
+
+// A pile's name in words ("column 3", "the spades foundation"), as the engine's view names it.
+export function pileName(id) {
+  const names = state.game ? state.game.view.names : {};
+  return names[id] || id;
 }
 
 export function variantOf(name) {

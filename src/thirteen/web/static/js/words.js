@@ -17,16 +17,8 @@ export function cardName(code) {
   return `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[code[1]]}`;
 }
 
-export function pileName(id) {
-  let m;
-  if (id === "s") return "the stock";
-  if ((m = /^c(\d+)$/.exec(id))) return `column ${m[1]}`;
-  if ((m = /^w(\d+)$/.exec(id))) return `waste pile ${m[1]}`;
-  if ((m = /^f([CSHD])$/.exec(id))) return `the ${SUIT_NAMES[m[1]]} foundation`;
-  if ((m = /^k([CSHD])$/.exec(id))) return `the ${SUIT_NAMES[m[1]]} king foundation`;
-  if ((m = /^f(\d+)$/.exec(id))) return `foundation ${m[1]}`;
-  if (id === "f" || id === "fa" || id === "fk") return "its foundation";
-  return id;
+export function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function listCards(cards) {
