@@ -24,18 +24,14 @@ def _packer(v: Variant) -> list[str]:
     else:
         shape = ", ".join(f"{v.layout.count(s)} columns of {s}" for s in sizes)
     out = [f"One deck of 52 cards, dealt into {shape}."]
-    if v.face_down:
-        out.append(f"The bottom {v.face_down} cards of each column lie face down; a face-down "
-                   "card turns up when the cards above it are gone.")
-    else:
-        out.append("Every card is dealt face up.")
+    out.append(f"The bottom {v.face_down} cards of each column lie face down; a face-down card "
+               "turns up when the cards above it are gone." if v.face_down
+               else "Every card is dealt face up.")
     if v.aces_out:
         out.append(f"{'The four' if v.aces_out == 4 else 'Two'} aces start on the foundations.")
-    if v.kings_to_bottom:
-        out.append("At the deal every king goes to the bottom of its column; two kings in one "
-                   "column keep their order.")
-    else:
-        out.append("Kings stay where they are dealt.")
+    out.append("At the deal every king goes to the bottom of its column; two kings in one "
+               "column keep their order." if v.kings_to_bottom
+               else "Kings stay where they are dealt.")
     if v.kings_down:
         out.append("Each suit has two foundations: one built up from its ace, one built down from "
                    "its king; the two may meet.")
@@ -46,11 +42,8 @@ def _packer(v: Variant) -> list[str]:
     build = {"rank": "down regardless of suit", "alternate": "down in alternate colours",
              "suit-up-or-down": "up or down in the same suit"}[v.build]
     out.append(f"Only the top card of a column is available; columns are built {build}.")
-    if v.move_sequences:
-        out.append("A whole or partial sequence built down in alternate colours may move "
-                   "as a unit.")
-    else:
-        out.append("Cards move one at a time.")
+    out.append("A whole or partial sequence built down in alternate colours may move as a unit."
+               if v.move_sequences else "Cards move one at a time.")
     out.append({"none": "An emptied column is never filled again.",
                 "any": "Any card" + (" or sequence" if v.move_sequences else "")
                 + " may fill an empty column.",
