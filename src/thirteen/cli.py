@@ -239,15 +239,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         return run_app(variant.name, args.number, args.db, game=given)
     store = Store(args.db) if args.db else None
     session, opened = open_session(store, "local", variant, args.number, given)
+    print(f"{_title(session.game)}. h for help." + (f" {opened}" if opened else ""))
+    return _play_text(session)
+
+
+def _play_text(session: Session) -> int:
+    """Plain play: a command or a move a line from stdin, the board shown after each change."""
     game = session.game
-    print(f"{_title(game)}. h for help." + (f" {opened}" if opened else ""))
-
-    def auto() -> None:
-        auto_finish(game)
-
-    commands: dict[str, Callable[[], object]] = {
-        "u": game.undo, "r": game.redo, "n": game.restart, "a": auto,
-    }
     show = True
     while True:
         if show:
@@ -255,7 +253,6 @@ def cmd_play(args: argparse.Namespace) -> int:
             status = game.status()
             if status != "in play":
                 print("You won!" if status == "won" else "No legal move remains: the game is lost.")
-        show = True
         print("> ", end="", flush=True)
         line = sys.stdin.readline()
         if not line:
@@ -265,33 +262,39 @@ def cmd_play(args: argparse.Namespace) -> int:
         word = COMMAND_LETTERS.get(word, word)
         if word == "q":
             return 0
-        if word == "h":
-            print(HELP)
-            show = False
-        elif word == "hint":
-            _hint(session)
-            show = False
-        elif word == "solve":
-            show = _solve_for_me(session)
-        elif word == "m":
-            print(" ".join(map(str, game.legal_moves())) or "(none)")
-            show = False
-        elif word in commands:
-            try:
-                commands[word]()
-                session.commit()
-            except MoveError as e:
-                print(e)
-                show = False
-        elif word:
-            try:
-                game.push(word)
-                session.commit()
-            except MoveError as e:
-                print(f"refused: {e}")
-                show = False
-        else:
-            show = False
+        show = _obey(session, word)
+
+
+def _obey(session: Session, word: str) -> bool:
+    """Carry out one line of plain play (a command or a move); True if the board changed
+    and is to be shown again."""
+    game = session.game
+    commands: dict[str, Callable[[], object]] = {
+        "u": game.undo, "r": game.redo, "n": game.restart, "a": lambda: auto_finish(game),
+    }
+    if word == "h":
+        print(HELP)
+    elif word == "hint":
+        _hint(session)
+    elif word == "solve":
+        return _solve_for_me(session)
+    elif word == "m":
+        print(" ".join(map(str, game.legal_moves())) or "(none)")
+    elif word in commands:
+        try:
+            commands[word]()
+            session.commit()
+            return True
+        except MoveError as e:
+            print(e)
+    elif word:
+        try:
+            game.push(word)
+            session.commit()
+            return True
+        except MoveError as e:
+            print(f"refused: {e}")
+    return False
 
 
 #: `thirteen check`'s exit codes (bad input, an illegal move included, is 2 as everywhere).
@@ -344,24 +347,6 @@ def _check_listen(host: str, port: int) -> None:
             raise UsageError(f"cannot serve on {host} port {port}: {e.strerror}") from None
 
 
-def _limit_args(p: argparse.ArgumentParser) -> None:
-    """``serve``'s limits (`web.limits.Limits`), with defaults no person playing meets."""
-    from .web.limits import Limits
-
-    d = Limits()
-    p.add_argument("--player-games", type=_count, default=d.player_games, metavar="N",
-                   help="new games a minute per player; more get 429 (default: %(default)s)")
-    p.add_argument("--address-games", type=_count, default=d.address_games, metavar="N",
-                   help="new games a minute per client address (default: %(default)s)")
-    p.add_argument("--address-players", type=_count, default=d.address_players, metavar="N",
-                   help="new players (cookies) a minute per client address (default: "
-                        "%(default)s)")
-    p.add_argument("--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
-                   help="seconds a hint, analysis, solve or deal search may wait for its turn "
-                        "at the solver before the answer is 503 (default: %(default)g); each "
-                        "player has one solver job at a time and players take turns")
-
-
 def cmd_solve(args: argparse.Namespace) -> int:
     game = _start(args)
     budget = Budget(max_nodes=args.max_nodes, max_seconds=args.max_seconds, max_mb=args.max_mb)
@@ -407,6 +392,18 @@ def cmd_compile_solver(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_survey(args: argparse.Namespace) -> int:
+    from .survey import main as survey_main
+
+    return survey_main(args)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import main as report_main
+
+    return report_main(args)
+
+
 # ---- parser ---------------------------------------------------------------------------------
 BOARD_HELP = (f"the deal as fc-solve board text, at most {MAX_BOARD_BYTES // 1024} KB (- for "
               "stdin; default: deal N)")
@@ -417,7 +414,46 @@ def build_parser() -> argparse.ArgumentParser:
         prog="thirteen", description="Baker's Dozen family and Imaginary Thirteen patience games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    game_args, deal_args = _game_args()
 
+    def add(name: str, func: Callable[[argparse.Namespace], int], help: str,
+            parents: Sequence[Parser] = ()) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help, parents=list(parents))
+        p.set_defaults(func=func)
+        return p
+
+    add("games", cmd_games, "list the games")
+    add("rules", cmd_rules, "print the rules of a game", [game_args])
+    add("deal", cmd_deal, "print a deal", [deal_args]).add_argument(
+        "--format", choices=("text", "board", "json"), default="text",
+        help="text (a picture), board (fc-solve board text) or json (default: %(default)s)")
+    _play_args(add("play", cmd_play,
+                   "play a game (full screen in a terminal, plain text otherwise)", [deal_args]))
+    _moves_args(add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 "
+                    "won, 1 lost, 3 in play, 2 bad input or an illegal move)", [game_args]),
+                "then moves (else read from stdin)")
+    _serve_args(add("serve", cmd_serve, "serve the game in a web browser"))
+    p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
+            [deal_args])
+    _budget_args(p, 60.0)
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p = add("hint", cmd_hint, "the next move of a winning line, or why there is none",
+            [game_args])
+    _moves_args(p, "then the moves played so far")
+    _budget_args(p, 10.0, time_only=True)
+    p = add("compile-solver", cmd_compile_solver,
+            f"compile the solver's searches with mypyc ({GAIN})")
+    p.add_argument("--dir", help="build directory (default: the user cache, used by default)")
+    p.add_argument("--force", action="store_true", help="build even if an up-to-date build exists")
+    _survey_args(add("survey", cmd_survey,
+                     "solve every deal of a range and store the verdicts (SQLite)", [game_args]))
+    _report_args(add("report", cmd_report, "winnability of surveyed games, with Wilson intervals"))
+    return parser
+
+
+def _game_args() -> tuple[Parser, Parser]:
+    """The arguments that name a game (its options included), and those that name a deal of it:
+    parents of the commands that take them."""
     game_args = Parser(add_help=False)
     game_args.add_argument("game", help="game name (see `thirteen games`)")
     game_args.add_argument("--worry-back", action="store_true",
@@ -430,21 +466,35 @@ def build_parser() -> argparse.ArgumentParser:
                            help="PySolFC deal number (random if left out)")
     deal_args.add_argument("--board", metavar="FILE",
                            help=BOARD_HELP)
+    return game_args, deal_args
 
-    def add(name: str, func: Callable[[argparse.Namespace], int], help: str,
-            parents: Sequence[Parser] = ()) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help, description=help, parents=list(parents))
-        p.set_defaults(func=func)
-        return p
 
-    add("games", cmd_games, "list the games")
-    add("rules", cmd_rules, "print the rules of a game", [game_args])
-    p = add("deal", cmd_deal, "print a deal", [deal_args])
-    p.add_argument("--format", choices=("text", "board", "json"), default="text",
-                   help="text (a picture), board (fc-solve board text) or json "
-                   "(default: %(default)s)")
-    p = add("play", cmd_play, "play a game (full screen in a terminal, plain text otherwise)",
-            [deal_args])
+def _moves_args(p: argparse.ArgumentParser, moves: str) -> None:
+    """A deal and the moves played on it, as `check` and `hint` take them (``moves`` says
+    which moves)."""
+    p.add_argument("rest", nargs="*", metavar="[N] MOVE",
+                   help=f"deal number (unless --board), {moves}")
+    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
+
+
+def _budget_args(p: argparse.ArgumentParser, seconds: float, nodes: int | None = None, *,
+                 per_deal: bool = False, time_only: bool = False) -> None:
+    """The solver's `Budget`: time, then (unless ``time_only``) nodes and memory; for one
+    search, or (``per_deal``) for each deal of a survey."""
+    each = " per deal" if per_deal else ""
+    p.add_argument("--max-seconds", type=_seconds, default=seconds,
+                   help=f"time budget{each} (default: %(default)g)")
+    if time_only:
+        return
+    p.add_argument("--max-nodes", type=_count, default=nodes,
+                   help="node budget per deal (default: %(default)s)" if per_deal
+                   else "node budget: positions searched (default: no limit)")
+    p.add_argument("--max-mb", type=_count, default=2048, help="memory budget "
+                   + ("per deal" if per_deal else "of the search's tables")
+                   + " (default: %(default)s)")
+
+
+def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain", action="store_true", help="plain text even in a terminal")
     p.add_argument("--db", help="SQLite file for saved games and statistics, full screen only "
                    "(default: in the user data directory)")
@@ -452,60 +502,36 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of N: a deal the survey data grade easy / medium / hard, or "
                    "any they say won (winnable); for a game without data, the solver rates "
                    "random deals (default: any deal)")
-    p = add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 won, "
-            "1 lost, 3 in play, 2 bad input or an illegal move)", [game_args])
-    p.add_argument("rest", nargs="*", metavar="[N] MOVE",
-                   help="deal number (unless --board), then moves (else read from stdin)")
-    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
-    p = add("serve", cmd_serve, "serve the game in a web browser")
+
+
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    """``serve``'s address, database and limits (`web.limits.Limits`), with defaults no
+    person playing meets."""
+    from .web.limits import Limits
+
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
                    "%(default)s, this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
-    _limit_args(p)
-    p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
-            [deal_args])
-    p.add_argument("--max-seconds", type=_seconds, default=60.0,
-                   help="time budget (default: %(default)g)")
-    p.add_argument("--max-nodes", type=_count, default=None,
-                   help="node budget: positions searched (default: no limit)")
-    p.add_argument("--max-mb", type=_count, default=2048,
-                   help="memory budget of the search's tables (default: %(default)s)")
-    p.add_argument("--json", action="store_true", help="one JSON object")
-    p = add("hint", cmd_hint, "the next move of a winning line, or why there is none",
-            [game_args])
-    p.add_argument("rest", nargs="*", metavar="[N] MOVE",
-                   help="deal number (unless --board), then the moves played so far")
-    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
-    p.add_argument("--max-seconds", type=_seconds, default=10.0,
-                   help="time budget (default: %(default)g)")
+    d = Limits()
+    p.add_argument("--player-games", type=_count, default=d.player_games, metavar="N",
+                   help="new games a minute per player; more get 429 (default: %(default)s)")
+    p.add_argument("--address-games", type=_count, default=d.address_games, metavar="N",
+                   help="new games a minute per client address (default: %(default)s)")
+    p.add_argument("--address-players", type=_count, default=d.address_players, metavar="N",
+                   help="new players (cookies) a minute per client address (default: "
+                        "%(default)s)")
+    p.add_argument("--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
+                   help="seconds a hint, analysis, solve or deal search may wait for its turn "
+                        "at the solver before the answer is 503 (default: %(default)g); each "
+                        "player has one solver job at a time and players take turns")
 
-    p = add("compile-solver", cmd_compile_solver,
-            f"compile the solver's searches with mypyc ({GAIN})")
-    p.add_argument("--dir", help="build directory (default: the user cache, used by default)")
-    p.add_argument("--force", action="store_true", help="build even if an up-to-date build exists")
 
-    def cmd_survey(args: argparse.Namespace) -> int:
-        from .survey import main as survey_main
-
-        return survey_main(args)
-
-    def cmd_report(args: argparse.Namespace) -> int:
-        from .report import main as report_main
-
-        return report_main(args)
-
-    p = add("survey", cmd_survey, "solve every deal of a range and store the verdicts (SQLite)",
-            [game_args])
+def _survey_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
     p.add_argument("--workers", type=_count,
                    help="processes or Dask workers, at most 256 (default: all cores)")
-    p.add_argument("--max-seconds", type=_seconds, default=60.0,
-                   help="time budget per deal (default: %(default)g)")
-    p.add_argument("--max-nodes", type=_count, default=2_000_000,
-                   help="node budget per deal (default: %(default)s)")
-    p.add_argument("--max-mb", type=_count, default=2048,
-                   help="memory budget per deal (default: %(default)s)")
+    _budget_args(p, 60.0, 2_000_000, per_deal=True)
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
     p.add_argument("--data", metavar="FOLDER",
                    help="survey data files (e.g. data/surveys): resume from their rows and merge "
@@ -517,7 +543,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals stored as unknown (e.g. with a larger budget)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p = add("report", cmd_report, "winnability of surveyed games, with Wilson intervals")
+
+
+def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", nargs="?", help="game name (or --all)")
     p.add_argument("--all", action="store_true", help="a table of every surveyed game")
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
@@ -531,7 +559,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--foundations", choices=("suit", "rank"),
                    help="only the survey with these foundations (default: every survey of "
                    "GAME)")
-    return parser
 
 
 #: The extra of the package (``pip install 'thirteen[EXTRA]'``) that each command needs beyond

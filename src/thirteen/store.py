@@ -309,19 +309,26 @@ class Store:
                     " WHERE id = ?",
                     (options, status, now, redo, elapsed, version, status, now, game_id),
                 )
-            same = 0
-            while same < min(len(old), len(texts)) and old[same] == texts[same]:
-                same += 1
-            if len(old) > same:
-                c.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, same))
-            c.executemany(
-                "INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)",
-                [(game_id, ply, texts[ply], now) for ply in range(same, len(texts))],
-            )
+            self._rewrite_moves(c, game_id, old, texts, now)
             if status == "won":
                 c.execute("UPDATE games SET finished = COALESCE(finished, ?) WHERE id = ?",
                           (now, game_id))
         return game_id, version
+
+    @staticmethod
+    def _rewrite_moves(c: sqlite3.Connection, game_id: int, old: list[str], texts: list[str],
+                       now: float) -> None:
+        """Make the stored moves ``old`` of ``game_id`` read ``texts``: the common beginning
+        stays, the rest of ``old`` is deleted and the rest of ``texts`` inserted."""
+        same = 0
+        while same < min(len(old), len(texts)) and old[same] == texts[same]:
+            same += 1
+        if len(old) > same:
+            c.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, same))
+        c.executemany(
+            "INSERT INTO moves (game_id, ply, move, at) VALUES (?, ?, ?, ?)",
+            [(game_id, ply, texts[ply], now) for ply in range(same, len(texts))],
+        )
 
     def load_game(self, player: str, game_id: int) -> Game:
         """The game as last saved; `KeyError` if it is not one of ``player``'s games."""

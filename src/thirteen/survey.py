@@ -24,14 +24,24 @@ import os
 import signal
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from .dbfile import open_db
 from .variants import RENAMED, Variant, get_variant
-from .workers import Row, Task, dask_client, options_key, run_dask, run_inline, run_pool
+from .workers import (
+    OnError,
+    OnResult,
+    Row,
+    Task,
+    dask_client,
+    options_key,
+    run_dask,
+    run_inline,
+    run_pool,
+)
 
 Engine = Literal["local", "dask"]
 
@@ -263,12 +273,7 @@ def survey(
     key = options_key(variant)
     # a scheduler that cannot be reached is said before the database is touched
     client = dask_client(scheduler) if engine == "dask" and scheduler else None
-    try:
-        db = connect(db_path)
-    except BaseException:
-        if client is not None:
-            client.close()
-        raise
+    db = _connect_or_close(db_path, client)
     try:
         total = sum(hi - lo + 1 for lo, hi in spans)
         summary = Summary(variant.name, key, total,
@@ -293,20 +298,37 @@ def survey(
         start = time.perf_counter()
         try:
             with bar:
-                if engine == "dask":
-                    run_dask(tasks, on_result, on_error, workers, client, processes)
-                elif engine != "local":
-                    raise ValueError(f"unknown engine {engine!r} (local or dask)")
-                elif workers == 1 or left <= 1:
-                    run_inline(tasks, on_result, on_error)
-                else:
-                    run_pool(tasks, on_result, on_error, min(workers, left))
+                _run(engine, tasks, on_result, on_error, workers, left, client, processes)
         except KeyboardInterrupt:
             summary.interrupted = True
         summary.seconds = time.perf_counter() - start
         return summary
     finally:
         db.close()
+
+
+def _connect_or_close(db_path: str | Path, client: Any) -> sqlite3.Connection:
+    """The survey database; if it cannot be opened, the Dask ``client`` (if any) is closed
+    before the error goes on, as no survey will use it."""
+    try:
+        return connect(db_path)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
+
+
+def _run(engine: Engine, tasks: Iterable[Task], on_result: OnResult, on_error: OnError,
+         workers: int, left: int, client: Any, processes: bool) -> None:
+    """Solve ``tasks`` (``left`` of them) on ``engine``: inline when one worker or one deal."""
+    if engine == "dask":
+        run_dask(tasks, on_result, on_error, workers, client, processes)
+    elif engine != "local":
+        raise ValueError(f"unknown engine {engine!r} (local or dask)")
+    elif workers == 1 or left <= 1:
+        run_inline(tasks, on_result, on_error)
+    else:
+        run_pool(tasks, on_result, on_error, min(workers, left))
 
 
 class _Progress:
