@@ -63,6 +63,8 @@ def test_placeholders_the_data_cannot_fill_are_refused(monkeypatch: pytest.Monke
     ["report", "--markdown", "--data", FOLDER, "--all"],
     ["report", "bisley", "--markdown", "--data", FOLDER],
     ["report", "--markdown", "--data", "no/such/folder"],
+    ["report", "--markdown", "--data", "README.md"],
+    ["report", "bisley", "--data", "README.md"],
 ])
 def test_bad_page_requests_are_one_line_errors(args: list[str], monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,6 +72,7 @@ def test_bad_page_requests_are_one_line_errors(args: list[str], monkeypatch: pyt
     assert main(args) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert "SQLite" not in captured.err  # --data is a folder of data files, never a database
 
 
 # ---- the committed data against the rules ---------------------------------------------------

@@ -401,6 +401,8 @@ def main(args: Any) -> int:
     from .variants import get_variant
     from .workers import options_key
 
+    if args.data and Path(args.data).is_file():  # --data names a folder, never a database
+        raise ValueError(f"--data {args.data}: a file, not a folder of survey data files")
     if args.markdown:
         if not args.data or args.db or args.game or args.all or args.plot or args.worry_back \
                 or args.foundations:
