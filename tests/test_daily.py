@@ -14,6 +14,7 @@ from thirteen.game import Game
 from thirteen.moves import Move
 from thirteen.store import Store
 from thirteen.variants import GAMES, get_variant
+from thirteen.web import daily
 from thirteen.web.daily import certify, first_number, today
 from thirteen.web.process import ServerProcess
 
@@ -112,3 +113,9 @@ def test_bad_daily_requests_are_refused(alice: httpx.Client) -> None:
     assert alice.post("/api/daily/bisley", json={"other": 1}).status_code == 422
     assert entry(alice, "bisley")["result"] == "not played"
     assert "/api/daily/{name}" in alice.get("/api/openapi.json").json()["paths"]
+
+
+def test_a_day_without_a_won_deal_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(daily, "TRIES", 0)  # no deal tried: none can be won
+    with pytest.raises(daily.NoDeal, match="No daily deal of Calculation today"):
+        certify(get_variant("calculation"), "2026-01-02")

@@ -78,6 +78,10 @@ class DailyIn(BaseModel):
                     "with a move count as lost")
 
 
+class NoDeal(Exception):
+    """No deal of the day's range was won within the budget (never seen: a 503, not a 500)."""
+
+
 def today() -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
@@ -96,7 +100,8 @@ def certify(variant: Variant, day: str) -> tuple[int, list[str]]:
         result = solve(Game.new(variant, number).state, BUDGET, shorten=True)
         if result.verdict == "solved":
             return number, [str(m) for m in result.moves]
-    raise RuntimeError(f"no deal of {variant.title} from {start} won within the budget")
+    raise NoDeal(f"No daily deal of {variant.title} today: the solver won none of {TRIES} "
+                 "deals within its budget.")
 
 
 async def _certificate(server: Server, player: str, variant: Variant,
@@ -105,7 +110,10 @@ async def _certificate(server: Server, player: str, variant: Variant,
     the first ask of the day."""
     found = server.store.daily(day, variant.name)
     if found is None:
-        number, line = await server.solve(player, certify, variant, day, heavy=True)
+        try:
+            number, line = await server.solve(player, certify, variant, day, heavy=True)
+        except NoDeal as e:
+            raise HTTPException(503, str(e)) from None
         server.store.save_daily(day, variant.name, number, line)
         found = server.store.daily(day, variant.name)
         assert found is not None
