@@ -16,8 +16,15 @@ from thirteen.cards import Card
 from thirteen.game import new_state
 from thirteen.moves import Move
 from thirteen.solver import Budget, fair_move, solve
-from thirteen.solver.calculation import _Calc, _CalcSearch, _to_move
+from thirteen.solver.calculation import (
+    MOVE_SEARCH_NODES,
+    _Calc,
+    _CalcSearch,
+    _to_move,
+    search_moves,
+)
 from thirteen.solver.common import Clock
+from thirteen.solver.schedule_model import decide
 from thirteen.variants import GAMES
 
 QUICK = Budget(max_nodes=400_000, max_seconds=30.0, max_mb=512)
@@ -192,3 +199,54 @@ def test_exhaustive_search_alone_proves_a_lost_endgame() -> None:
     for s in lost[:5]:
         search = _CalcSearch(s, Clock(Budget(max_nodes=100_000, max_seconds=30.0)))
         assert search.steps(100_000) == "unsolvable"
+
+
+# ---- the scheduling model (CP-SAT) -------------------------------------------------------
+
+
+def model_verdict(state: CalcState) -> str:
+    """The model's verdict with no budget; a solution must replay to a win."""
+    answer = decide(state, None, None)
+    if answer.verdict == "solved":
+        assert replays_to_a_win(state, answer.moves), str(state.view())
+    return answer.verdict
+
+
+@pytest.mark.parametrize("game,number,left", [
+    ("calculation", 2, 6), ("calculation", 4, 6), ("calculation", 8, 5),
+    ("imaginary-thirteen", 1, 3), ("imaginary-thirteen-pysol", 3, 3),
+])
+def test_scheduling_model_agrees_with_brute_force(game: str, number: int, left: int) -> None:
+    verdicts = set()
+    for s in endgames(game, number, left, 10):
+        truth = "solved" if brute_force(s) else "unsolvable"
+        assert model_verdict(s) == truth, str(s.view())
+        verdicts.add(truth)
+    if (game, number) == ("calculation", 2):  # this deal's endgames put both answers to the test
+        assert verdicts == {"solved", "unsolvable"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([1, 2, 4, 8, 11]), st.integers(1, 6), st.integers(0, 10**6))
+def test_scheduling_model_agrees_with_an_unpruned_search_on_random_endgames(
+        number: int, left: int, seed: int) -> None:
+    s = endgames("calculation", number, left, 1, seed)[0]
+    assert model_verdict(s) == ("solved" if brute_force(s) else "unsolvable"), str(s.view())
+
+
+def test_scheduling_model_decides_the_small_positions_the_rules_decide() -> None:
+    assert model_verdict(calc_state([9, 13, 13, 13], ["J Q", "K"], "T")) == "unsolvable"
+    assert model_verdict(calc_state([9, 13, 13, 13], ["Q J", "K"], "T")) == "solved"
+    assert model_verdict(calc_state([8, 13, 13, 13], ["9 T", "J", "Q K"])) == "unsolvable"
+    assert model_verdict(calc_state([12, 11, 13, 13], ["K", "J K"])) == "solved"
+
+
+@pytest.mark.parametrize("game,number", [("calculation", 21), ("imaginary-thirteen", 158)])
+def test_the_model_wins_deals_the_move_search_leaves_unknown(game: str, number: int) -> None:
+    state = new_state(game, number)
+    assert isinstance(state, CalcState)
+    budget = Budget(max_nodes=MOVE_SEARCH_NODES, max_seconds=None)
+    assert search_moves(state, budget).verdict == "unknown"
+    result = solve(state, Budget(max_nodes=20_000_000, max_seconds=None))
+    assert result.verdict == "solved" and result.nodes > MOVE_SEARCH_NODES
+    assert replays_to_a_win(state, result.moves)

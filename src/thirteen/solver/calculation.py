@@ -14,7 +14,9 @@ The fair player, who does not know the stock order, is `solver/fair.py`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Generator
+from dataclasses import replace
 
 from ..calculation import CalcState
 from ..moves import Move, Place
@@ -37,6 +39,9 @@ STOCK = -1  # internal move source: the turned stock card
 EMPTY_PILE_COST = 3.0
 ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
 ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
+#: Positions the move search may spend before the scheduling model takes over: it decides
+#: about 95% of deals within them (docs/benchmarks.md).
+MOVE_SEARCH_NODES = 200_000
 #: New positions of the unwinding game (rule R1) one position of the search may ask for.
 UNWIND_CAP = 200
 
@@ -526,7 +531,35 @@ def _roll_until(rollouts: Generator[None, None, None], clock: Clock,
 def search_calculation(state: CalcState, budget: Budget) -> Result:
     """Thoughtful solver: the whole stock order is known.
 
-    The exhaustive depth-first search (the only one that may answer ``unsolvable``) runs in
+    The move search (`search_moves`) first, for at most `MOVE_SEARCH_NODES` positions: it
+    decides most deals in milliseconds. What it leaves goes to the exact scheduling model
+    (`schedule_model.py`) with the rest of the budget: its answer is solved or unsolvable
+    unless the budget runs out."""
+    first = search_moves(state, replace(budget, max_nodes=min(
+        MOVE_SEARCH_NODES, budget.max_nodes or MOVE_SEARCH_NODES)))
+    if first.verdict != "unknown":
+        return first
+    seconds = None if budget.max_seconds is None else budget.max_seconds - first.seconds
+    nodes = None if budget.max_nodes is None else budget.max_nodes - first.nodes
+    if (seconds is not None and seconds <= 0) or (nodes is not None and nodes <= 0):
+        return first
+    from .schedule_model import decide  # CP-SAT takes 0.6 s to import: only when needed
+
+    start = time.perf_counter()
+    answer = decide(state, seconds, nodes)
+    spent = first.seconds + time.perf_counter() - start
+    if answer.verdict == "unknown":
+        return Result("unknown", (), first.nodes + answer.nodes, spent, first.peak_states,
+                      "budget spent by the scheduling model")
+    reason = "" if answer.verdict == "solved" else "the scheduling model is infeasible"
+    return checked_result(state, answer.verdict, answer.moves, first.nodes + answer.nodes,
+                          spent, first.peak_states, reason)
+
+
+def search_moves(state: CalcState, budget: Budget) -> Result:
+    """The move search alone.
+
+    The exhaustive depth-first search (which may answer ``unsolvable``) runs in
     slices interleaved with nested rollouts (`_Rollouts`), which find most solutions: a
     rollout position costs
     about a twentieth of a search position, so the rollouts get `ROLLOUT_SHARE` times the

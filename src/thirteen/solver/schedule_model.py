@@ -1,0 +1,183 @@
+"""The Calculation family's thoughtful game as a scheduling problem, decided by CP-SAT.
+
+Why: the move search of `calculation.py` finds most wins in milliseconds but has never proved
+a whole deal lost, and a few deals cost it more than a minute. Seen as a schedule, the game is
+small: every card gets a foundation, a waste pile and a time to go home, and a winning line is
+exactly an assignment in which each foundation takes its ranks in order and each waste pile
+is a stack. The model below states just that (docs/solver.md, *solver/schedule_model.py*,
+proves both directions), so the constraint solver's "infeasible" is a proof of loss and its
+solutions are lines, which `checked_result` replays through the engine.
+
+Suits are never read. Time is counted in placements: stock card ``i`` (the turned card is
+``0``) is placed, on a waste pile or at once on its foundation, at time ``(i + 1) * SLOTS``;
+a card goes home at ``turn * SLOTS + slot`` with ``1 <= slot < SLOTS``, after ``turn``
+placements and before the next one. The cards already in the waste were placed before time 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from ..calculation import CalcState
+from ..moves import Move, Place
+from .common import Verdict
+
+#: One deterministic second of CP-SAT (its own measure of work, the same on any machine)
+#: counts as this many positions of the node budget: about what the move search of
+#: `calculation.py` visits in a second of CPU (docs/benchmarks.md).
+NODES_PER_DETERMINISTIC_SECOND = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The model's answer: ``solved`` with its line, ``unsolvable`` (the model is
+    infeasible) or ``unknown`` (the budget ran out), and the work it took in positions."""
+
+    verdict: Verdict
+    moves: tuple[Move, ...]
+    nodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    rank: int
+    turn: int  # placements before this card is placed: -1 for a card already in the waste
+    pile: int | None  # its waste pile, for a card already in the waste
+    depth: int  # its place in that pile from the bottom (0 for a stock card)
+
+
+def _cards(state: CalcState) -> list[_Card]:
+    """The cards still to go home: the waste's, then the stock's in turning order."""
+    cards = [_Card(c.rank, -1, p, d) for p, pile in enumerate(state.waste)
+             for d, c in enumerate(pile)]
+    return cards + [_Card(c.rank, i, None, 0) for i, c in enumerate(state.stock)]
+
+
+class _Model:
+    """The variables and constraints of one position (see the module's docstring)."""
+
+    def __init__(self, state: CalcState) -> None:
+        self.state = state
+        self.cards = _cards(state)
+        self.slots = len(self.cards) + 2
+        self.m = cp_model.CpModel()
+        self.feasible = True
+        self.home = [self._home_time(c) for c in self.cards]
+        self.goes_to: dict[tuple[int, int], cp_model.IntVar] = {}  # (card, foundation)
+        self.on: list[list[cp_model.IntVar]] = []  # card -> a literal per waste pile
+        self._foundations()
+        self._piles()
+        self._stacks()
+
+    def _home_time(self, card: _Card) -> tuple[cp_model.IntVar, cp_model.IntVar]:
+        """The card's home time and its turn (placements before it goes home): a stock card
+        goes home after its own placement."""
+        n = len(self.state.stock)
+        turn = self.m.new_int_var(card.turn + 1, n, "")
+        slot = self.m.new_int_var(1, self.slots - 1, "")
+        time = self.m.new_int_var(1, (n + 1) * self.slots, "")
+        self.m.add(time == self.slots * turn + slot)
+        return time, turn
+
+    def _foundations(self) -> None:
+        """Each foundation takes each rank it still wants from exactly one card, in its
+        order: its k-th card goes home strictly before its (k+1)-th."""
+        wanted: dict[tuple[int, int], cp_model.IntVar] = {}  # (foundation, place) -> time
+        places = []
+        for f, pile in enumerate(self.state.foundations):
+            seq = self.state.variant.sequence(f)[len(pile):]
+            places.append({r: k for k, r in enumerate(seq)})
+            for k in range(len(seq)):
+                wanted[f, k] = self.m.new_int_var(0, (len(self.state.stock) + 1) * self.slots, "")
+                if k:
+                    self.m.add(wanted[f, k] > wanted[f, k - 1])
+        takers: dict[tuple[int, int], list[cp_model.IntVar]] = {key: [] for key in wanted}
+        for i, card in enumerate(self.cards):
+            options = []
+            for f, place in enumerate(places):
+                if card.rank in place:
+                    lit = self.goes_to[i, f] = self.m.new_bool_var("")
+                    self.m.add(self.home[i][0] == wanted[f, place[card.rank]]).only_enforce_if(lit)
+                    takers[f, place[card.rank]].append(lit)
+                    options.append(lit)
+            self.m.add_exactly_one(options)
+        for lits in takers.values():
+            self.m.add_exactly_one(lits)
+        self.feasible = all(takers.values()) and all(
+            any(card.rank in p for p in places) for card in self.cards)
+
+    def _piles(self) -> None:
+        """A waste pile for every card: its own for a card in the waste; any for a stock card
+        (one that goes home at once stays on it for no placement, so which does not matter)."""
+        piles = len(self.state.waste)
+        for card in self.cards:
+            if card.pile is not None:
+                self.on.append([self.m.new_constant(int(q == card.pile)) for q in range(piles)])
+            else:
+                lits = [self.m.new_bool_var("") for _ in range(piles)]
+                self.m.add_exactly_one(lits)
+                self.on.append(lits)
+
+    def _stacks(self) -> None:
+        """A waste pile is a stack: a card placed on a pile while an earlier card is still
+        there goes home before that card."""
+        for b, later in enumerate(self.cards):
+            for a in range(b):
+                earlier = self.cards[a]
+                if later.pile is not None:  # both in the waste at the start
+                    if later.pile == earlier.pile:
+                        self.m.add(self.home[b][0] < self.home[a][0])
+                    continue
+                under = self.m.new_bool_var("")  # a is still there when b is placed
+                self.m.add(self.home[a][1] > later.turn).only_enforce_if(under)
+                self.m.add(self.home[a][1] <= later.turn).only_enforce_if(~under)
+                same = self.m.new_bool_var("")
+                for qa, qb in zip(self.on[a], self.on[b], strict=True):
+                    self.m.add_bool_or([~qa, ~qb, same])
+                self.m.add(self.home[b][0] < self.home[a][0]).only_enforce_if([under, same])
+
+    def line(self, solver: cp_model.CpSolver) -> tuple[Move, ...]:
+        """The moves of a solution: placements and moves home in time order (a move home
+        at a placement's time comes first); a stock card that goes home before anything
+        else happens goes straight from the stock."""
+        events = []
+        for i, card in enumerate(self.cards):
+            f = next(f for (j, f), lit in self.goes_to.items() if j == i and solver.value(lit))
+            pile = next(q for q, lit in enumerate(self.on[i]) if solver.value(lit))
+            events.append((solver.value(self.home[i][0]), 0, pile, f))
+            if card.pile is None:
+                events.append(((card.turn + 1) * self.slots, 1, pile, f))
+        events.sort()
+        moves: list[Move] = []
+        for k, (_, placed, pile, f) in enumerate(events):
+            if placed:
+                moves.append(Move(Place("s"), Place("w", pile)))
+            elif moves and moves[-1] == Move(Place("s"), Place("w", pile)) and events[k - 1][1]:
+                moves[-1] = Move(Place("s"), Place("f", f))
+            else:
+                moves.append(Move(Place("w", pile), Place("f", f)))
+        return tuple(moves)
+
+
+def decide(state: CalcState, seconds: float | None, nodes: int | None) -> Decision:
+    """Solve the model of ``state`` within ``seconds`` of wall time and ``nodes`` positions
+    (`NODES_PER_DETERMINISTIC_SECOND`); one search thread, so that a node budget gives the
+    same answer on every machine."""
+    model = _Model(state)
+    if not model.feasible:  # a card no foundation takes, or a rank short of copies
+        return Decision("unsolvable", (), 0)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    if seconds is not None:
+        solver.parameters.max_time_in_seconds = max(seconds, 0.0)
+    if nodes is not None:
+        solver.parameters.max_deterministic_time = nodes / NODES_PER_DETERMINISTIC_SECOND
+    status = solver.solve(model.m)
+    spent = round(solver.response_proto.deterministic_time * NODES_PER_DETERMINISTIC_SECOND)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Decision("solved", model.line(solver), spent)
+    if status == cp_model.INFEASIBLE:
+        return Decision("unsolvable", (), spent)
+    return Decision("unknown", (), spent)
