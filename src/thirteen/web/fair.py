@@ -32,7 +32,7 @@ MEMORY = 100_000  # players whose last turn is remembered
 Worker = Callable[..., Awaitable[Any]]  # runs fn(*args) off the event loop
 
 
-NICE = 5  # worker processes yield the cores to the server's own process
+NICE = 19  # the lowest priority: a worker process runs on what the server's process leaves
 
 
 def in_processes(slots: int) -> Worker:
@@ -68,6 +68,10 @@ class Busy(Exception):
         self.status = status
 
 
+class Late(Busy):
+    """The job waited its whole wait limit for a turn."""
+
+
 @dataclass(eq=False)
 class _Ticket:
     """A job waiting for a slot; `granted` is set when the turn hands it one."""
@@ -80,10 +84,10 @@ class _Ticket:
 
 class FairSolver:
     """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` with ``worker`` (default: in a
-    worker process) when it is the player's turn; `Busy` when it waited ``wait`` seconds, when
-    the player already has ``per_player`` jobs waiting, or when ``total`` jobs are waiting
-    (memory stays bounded).
-    At most ``heavy`` of the ``slots`` run heavy jobs."""
+    worker process) when it is the player's turn; `Busy` when the player already has
+    ``per_player`` jobs waiting or when ``total`` jobs are waiting (memory stays bounded), `Late`
+    when it waited ``wait`` seconds (or the job's own wait limit). At most ``heavy`` of the
+    ``slots`` run heavy jobs."""
 
     def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, per_player: int = 8,
                  total: int = 2000, worker: Worker | None = None) -> None:
@@ -97,8 +101,8 @@ class FairSolver:
         self.last: OrderedDict[str, int] = OrderedDict()  # player -> when last served
 
     async def run(self, player: str, fn: Callable[..., T], *args: object,
-                  heavy: bool = False) -> T:
-        ticket = await self._enter(player, heavy)
+                  heavy: bool = False, wait: float | None = None) -> T:
+        ticket = await self._enter(player, heavy, self.wait if wait is None else wait)
         try:
             answer: T = await self.worker(fn, *args)
             return answer
@@ -108,7 +112,7 @@ class FairSolver:
         finally:
             self._leave(ticket)
 
-    async def _enter(self, player: str, heavy: bool) -> _Ticket:
+    async def _enter(self, player: str, heavy: bool, wait: float) -> _Ticket:
         queue = self.turns.get(player)
         if queue is not None and len(queue) >= self.per_player:
             raise Busy(f"{len(queue)} of your requests already wait for the solver: "
@@ -120,7 +124,7 @@ class FairSolver:
         self.waiting += 1
         self._dispatch()
         try:
-            with anyio.move_on_after(self.wait):
+            with anyio.move_on_after(wait):
                 await ticket.ready.wait()
         except BaseException:  # the request was cancelled: give back what it holds
             if ticket.granted:
@@ -130,8 +134,8 @@ class FairSolver:
             raise
         if not ticket.granted:
             self._forget(ticket)
-            raise Busy(f"the solver is busy with other players' requests and did not get to "
-                       f"yours within {self.wait:g} s: try again in a moment", 503)
+            raise Late(f"the solver is busy with other players' requests and did not get to "
+                       f"yours within {wait:g} s: try again in a moment", 503)
         return ticket
 
     def _forget(self, ticket: _Ticket) -> None:
