@@ -103,6 +103,32 @@ def test_long_jobs_leave_a_slot_for_short_ones() -> None:
     assert started.index("d") < started.index("b")
 
 
+def test_quick_jobs_have_a_slot_of_their_own() -> None:
+    """Both slots held by long jobs: a quick job (an analysis) starts at once on a slot of its
+    own, while another job waits for one of the two."""
+    solver = FairSolver(slots=2, quick=1, worker=THREAD)
+    events: list[str] = []
+
+    def job(player: str, seconds: float) -> None:
+        events.append(f"start {player}")
+        time.sleep(seconds)
+        events.append(f"end {player}")
+
+    async def ask(player: str, seconds: float, quick: bool) -> None:
+        await solver.run(player, job, player, seconds, quick=quick)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for player, seconds, quick in (("a", 0.3, False), ("b", 0.3, False),
+                                           ("c", 0.0, True), ("d", 0.0, False)):
+                tg.start_soon(ask, player, seconds, quick)
+                await anyio.sleep(0.01)
+
+    _run(main)
+    first_end = min(events.index("end a"), events.index("end b"))
+    assert events.index("end c") < first_end < events.index("start d")
+
+
 def test_wait_limit_and_queue_limits() -> None:
     """A job that waits longer than the limit is refused with 503; a player with too many
     jobs waiting is refused with 429 at once."""

@@ -108,5 +108,6 @@ async def _verdict(server: Server, me: str, game: Game) -> Known | None:
     earlier = server.verdicts.earlier(positions)
     gave_up = earlier is not None and earlier[1].verdict == "unknown"
     seconds = AFTER_GAVE_UP if gave_up else solving.VERDICT_SECONDS
-    found = await server.solve(me, solving.verdict, game.state, seconds, wait=ANALYSIS_WAIT)
+    found = await server.solve(me, solving.verdict, game.state, seconds, quick=True,
+                               wait=ANALYSIS_WAIT)
     return None if found is None else server.verdicts.put(game.state, found)

@@ -146,12 +146,13 @@ class Server:
 
     # -- the solver --
     async def solve(self, player: str, fn: Callable[..., T], *args: object,
-                    heavy: bool = False, wait: float | None = None) -> T:
-        """``fn(*args)`` in the player's turn at the solver (``heavy``: a long job, see `fair`);
-        503 (or 429) when it cannot be. With ``wait``, the job waits at most that long for its
-        turn instead of the server's wait limit, and `Late` says it did."""
+                    heavy: bool = False, quick: bool = False, wait: float | None = None) -> T:
+        """``fn(*args)`` in the player's turn at the solver (``heavy``: a long job, ``quick``:
+        a short one, see `fair`); 503 (or 429) when it cannot be. With ``wait``, the job waits
+        at most that long for its turn instead of the server's wait limit, and `Late` says it
+        did."""
         try:
-            return await self.solver.run(player, fn, *args, heavy=heavy, wait=wait)
+            return await self.solver.run(player, fn, *args, heavy=heavy, quick=quick, wait=wait)
         except Busy as e:
             if wait is not None and isinstance(e, Late):
                 raise
