@@ -7,13 +7,14 @@ A verdict on a position follows from what is known of an earlier position of the
 - after an ``unsolvable`` position every position is unsolvable (a winning line from there
   would be one from the position before, after the moves played);
 - a ``solved`` position comes with its winning line: a position the player reached along that
-  line is solved by the rest of it, with no search; after a move off the line, the line with
-  the player's moves taken out and any move that no longer applies skipped is tried, and it
-  counts only if it replays through the engine to a win (a proof, like the solver's own
-  lines).
+  line is solved by the rest of it, with no search; after a move off the line, the rest of
+  the line is tried with each move's cards found where they are now and the moves that no
+  longer apply skipped, and it counts only if it replays through the engine to a win (a
+  proof, like the solver's own lines).
 
 Only positions that hide no card get a verdict, and only the solver's searches of such
-positions put one here, so nothing kept or inferred depends on a hidden card. Memory stays
+positions (and the lines they found) put one here, so nothing kept or inferred depends on a
+hidden card. Memory stays
 bounded: at most `SIZE` positions (the least recently used go first) and lines of at most
 `LINE` moves.
 """
@@ -48,8 +49,8 @@ class Known:
         return self.line[self.start:]
 
     def after(self, before: State, played: Sequence[Move], state: State) -> Known | None:
-        """What follows for ``state``, reached from this position by ``played``; None when
-        nothing does (a search must tell)."""
+        """What follows for ``state``, reached by ``played`` from ``before``, the position
+        this is known of; None when nothing does (a search must tell)."""
         if self.verdict == "unsolvable":
             return self
         if self.verdict != "solved":
