@@ -7,8 +7,10 @@ plays, for a bounded time; moves and the solver's answers are reported apart.
 ``page``: each player deals a random game, plays random legal moves (one undo in ten, a new
 deal when a game ends or after --max-moves), asks ``/analysis`` after every move as the page
 does, and a hint now and then (--hint-rate). Targets: move p99 under 50 ms, analysis p99
-under 1 s. After the run the server is killed with SIGKILL and every game's stored moves are
-compared with the last answer its player got (lost moves).
+under 1 s. The analyses are also counted by verdict, ``busy`` for those the server answered
+unsearched because the solver could not start in time. After the run the server is killed
+with SIGKILL and every game's stored moves are compared with the last answer its player got
+(lost moves).
 
 ``solver``: --players players hammer the solver, each with --parallel requests always in
 flight (hints and analyses of random positions, "solve it for me", hard Baker's Dozen
@@ -55,6 +57,7 @@ class Player:
     refused: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     errors: list[str] = field(default_factory=list)
     answered: dict[int, list[str]] = field(default_factory=dict)  # game id -> moves
+    verdicts: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # analyses'
     tolerate: bool = False  # refusals are expected (a hammering player)
 
     async def call(self, method: str, path: str,
@@ -77,6 +80,8 @@ class Player:
             return None
         self.times[kind].append(took)
         data: dict[str, Any] = r.json()
+        if kind == "analysis":
+            self.verdicts["busy" if data.get("busy") else str(data["verdict"])] += 1
         if "id" in data and "moves" in data:
             self.answered[int(data["id"])] = list(data["moves"])
         return data
@@ -205,6 +210,12 @@ def table(players: list[Player], title: str) -> dict[str, float]:
         p50, p99 = (1000 * pct(ts, q) for q in (0.5, 0.99))
         top = 1000 * ts[-1] if ts else 0.0
         print(f"  {kind:<9} {len(ts):>7} {p50:>8.1f} {p99:>8.1f} {top:>8.1f} {refused[kind]:>7}")
+    verdicts: dict[str, int] = defaultdict(int)
+    for p in players:
+        for verdict, n in p.verdicts.items():
+            verdicts[verdict] += n
+    said = ", ".join(f"{verdict} {n}" for verdict, n in sorted(verdicts.items()))
+    print(f"  analyses: {said} (None: cards hidden; busy: not searched, the solver was busy)")
     return {kind: pct(sorted(ts), 0.99) for kind, ts in times.items()}
 
 

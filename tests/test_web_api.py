@@ -210,7 +210,8 @@ def test_analysis_after_an_unsolvable_position(alice: httpx.Client) -> None:
     g = new(alice, game="bakers-dozen", number=64)
     for ply in range(3):
         a = alice.get(f"/api/games/{g['id']}/analysis").json()
-        assert a == {"verdict": "unsolvable", "message": "No winning line remains.", "ply": ply}
+        assert a == {"verdict": "unsolvable", "message": "No winning line remains.", "ply": ply,
+                     "busy": False}
         r = alice.post(f"/api/games/{g['id']}/moves", json={"move": g["legal"][-1]["move"]})
         assert r.status_code == 200, r.text
         g = r.json()

@@ -3,6 +3,7 @@ creating games and players (429 with Retry-After), in process and against the re
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -13,7 +14,7 @@ import anyio
 import httpx
 import pytest
 
-from thirteen.web.fair import Busy, FairSolver
+from thirteen.web.fair import NICE, Busy, FairSolver, Late, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
 
@@ -102,6 +103,32 @@ def test_long_jobs_leave_a_slot_for_short_ones() -> None:
     assert started.index("d") < started.index("b")
 
 
+def test_quick_jobs_have_a_slot_of_their_own() -> None:
+    """Both slots held by long jobs: a quick job (an analysis) starts at once on a slot of its
+    own, while another job waits for one of the two."""
+    solver = FairSolver(slots=2, quick=1, worker=THREAD)
+    events: list[str] = []
+
+    def job(player: str, seconds: float) -> None:
+        events.append(f"start {player}")
+        time.sleep(seconds)
+        events.append(f"end {player}")
+
+    async def ask(player: str, seconds: float, quick: bool) -> None:
+        await solver.run(player, job, player, seconds, quick=quick)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for player, seconds, quick in (("a", 0.3, False), ("b", 0.3, False),
+                                           ("c", 0.0, True), ("d", 0.0, False)):
+                tg.start_soon(ask, player, seconds, quick)
+                await anyio.sleep(0.01)
+
+    _run(main)
+    first_end = min(events.index("end a"), events.index("end b"))
+    assert events.index("end c") < first_end < events.index("start d")
+
+
 def test_wait_limit_and_queue_limits() -> None:
     """A job that waits longer than the limit is refused with 503; a player with too many
     jobs waiting is refused with 429 at once."""
@@ -111,6 +138,39 @@ def test_wait_limit_and_queue_limits() -> None:
     assert refused == ["a 429", "a 429"]
     _, refused, _ = _jobs(FairSolver(slots=1, total=2, worker=THREAD), ["a", "b", "c", "d"])
     assert refused == ["d 503"]
+
+
+def test_a_job_of_its_own_wait_limit() -> None:
+    """A job given its own wait limit is refused past it (`Late`) while the others wait."""
+    solver = FairSolver(slots=1, wait=10, worker=THREAD)
+    refused: list[str] = []
+
+    async def ask(player: str, wait: float | None) -> None:
+        try:
+            await solver.run(player, time.sleep, 0.3, wait=wait)
+        except Late:
+            refused.append(player)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for player, wait in (("a", None), ("b", 0.05), ("c", None)):
+                tg.start_soon(ask, player, wait)
+                await anyio.sleep(0.01)
+
+    _run(main)
+    assert refused == ["b"]
+
+
+def test_solver_processes_run_at_the_lowest_priority() -> None:
+    """The solver's worker processes give way to the server's: a move is answered at once
+    however busy the solver is."""
+    niceness: list[int] = []
+
+    async def main() -> None:
+        niceness.append(await in_processes(1)(os.nice, 0))
+
+    _run(main)
+    assert niceness == [NICE] and NICE == 19
 
 
 def test_bucket() -> None:

@@ -35,12 +35,13 @@ from .services import (  # noqa: E402
     find_deal,
     found_message,
     hint,
+    line_hint,
     solve_for_me,
 )
 
 __all__ = [
     "DEAD_END", "NO_LINE", "WANTED", "Budget", "Difficulty", "Hint", "Played", "Result", "Verdict",
     "Wanted",
-    "difficulty", "fair_move", "fair_play", "find_deal", "found_message", "hint", "solve",
-    "solve_for_me",
+    "difficulty", "fair_move", "fair_play", "find_deal", "found_message", "hint", "line_hint",
+    "solve", "solve_for_me",
 ]

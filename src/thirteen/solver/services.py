@@ -63,6 +63,7 @@ class Hint:
     move: Move | None
     verdict: str
     message: str
+    line: tuple[Move, ...] = ()  # the winning line the move starts, when ``solved``
 
 
 NO_LINE = "No winning line remains from here."
@@ -167,11 +168,20 @@ def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = (
         return _fair_packer_hint(state, Budget(max_nodes=budget.max_nodes or FAIR_NODES,
                                                max_mb=budget.max_mb), seen)
     result = solve(state, budget, shorten=True)  # the first move of a line with no detour
-    if result.verdict == "solved" and result.moves and _unseen(state, result.moves[0], seen):
-        return Hint(result.moves[0], "solved", f"{result.moves[0]}: it starts a winning line")
-    if result.verdict == "unsolvable":
+    found = line_hint(state, result.verdict, result.moves, seen)
+    return found or _last_resort(state, seen, f"a move to try; {GAVE_UP}")
+
+
+def line_hint(state: State, verdict: str, line: tuple[Move, ...],
+              seen: Collection[State] = ()) -> Hint | None:
+    """The hint a verdict on ``state`` gives, the solver's own or one a front end kept: the
+    first move of the winning ``line`` when it leads to a position not in ``seen``, or word
+    that no line remains; None when it gives neither."""
+    if verdict == "solved" and line and _unseen(state, line[0], seen):
+        return Hint(line[0], "solved", f"{line[0]}: it starts a winning line", line)
+    if verdict == "unsolvable":
         return Hint(None, "unsolvable", DEAD_END)
-    return _last_resort(state, seen, f"a move to try; {GAVE_UP}")
+    return None
 
 
 def _last_resort(state: State, seen: Collection[State], why: str) -> Hint:

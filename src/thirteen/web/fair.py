@@ -5,7 +5,9 @@ arrival), and a wait limit after which a request is refused with 503 rather than
 So one player asking for many slow things (hard deals, hints, solves) holds at most one slot,
 and a player who asks now and then is served before those who just were. The long jobs
 ("heavy": a solve, a search for a deal of some difficulty, seconds each) may hold only some of
-the slots, so a short one (a hint, an analysis) never waits behind a long one.
+the slots, so a short one (a hint, an analysis) never waits behind a long one; and the
+quickest ("quick": an analysis, which a page asks after every move) have a slot of their own
+besides, so they never wait behind a hint.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ MEMORY = 100_000  # players whose last turn is remembered
 Worker = Callable[..., Awaitable[Any]]  # runs fn(*args) off the event loop
 
 
-NICE = 5  # worker processes yield the cores to the server's own process
+NICE = 19  # the lowest priority: a worker process runs on what the server's process leaves
 
 
 def in_processes(slots: int) -> Worker:
@@ -68,37 +70,45 @@ class Busy(Exception):
         self.status = status
 
 
+class Late(Busy):
+    """The job waited its whole wait limit for a turn."""
+
+
 @dataclass(eq=False)
 class _Ticket:
-    """A job waiting for a slot; `granted` is set when the turn hands it one."""
+    """A job waiting for a slot; `granted` is set when the turn hands it one (``spare``: a
+    slot of the quick jobs' own)."""
 
     player: str
     heavy: bool
+    quick: bool
     ready: anyio.Event = field(default_factory=anyio.Event)
     granted: bool = False
+    spare: bool = False
 
 
 class FairSolver:
     """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` with ``worker`` (default: in a
-    worker process) when it is the player's turn; `Busy` when it waited ``wait`` seconds, when
-    the player already has ``per_player`` jobs waiting, or when ``total`` jobs are waiting
-    (memory stays bounded).
-    At most ``heavy`` of the ``slots`` run heavy jobs."""
+    worker process) when it is the player's turn; `Busy` when the player already has
+    ``per_player`` jobs waiting or when ``total`` jobs are waiting (memory stays bounded), `Late`
+    when it waited ``wait`` seconds (or the job's own wait limit). At most ``heavy`` of the
+    ``slots`` run heavy jobs; ``quick`` more slots run only quick jobs."""
 
-    def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, per_player: int = 8,
-                 total: int = 2000, worker: Worker | None = None) -> None:
-        self.slots, self.wait, self.heavy = slots, wait, heavy
-        self.worker = worker or in_processes(slots)
+    def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, quick: int = 1,
+                 per_player: int = 8, total: int = 2000, worker: Worker | None = None) -> None:
+        self.slots, self.wait, self.heavy, self.quick = slots, wait, heavy, quick
+        self.worker = worker or in_processes(slots + quick)
         self.per_player, self.total = per_player, total
-        self.running: dict[str, bool] = {}  # players with a job in flight: is it heavy
+        self.running: dict[str, _Ticket] = {}  # players with a job in flight
         self.turns: OrderedDict[str, deque[_Ticket]] = OrderedDict()  # waiting, by arrival
         self.waiting = 0
         self.served = 0  # slots handed out so far
         self.last: OrderedDict[str, int] = OrderedDict()  # player -> when last served
 
     async def run(self, player: str, fn: Callable[..., T], *args: object,
-                  heavy: bool = False) -> T:
-        ticket = await self._enter(player, heavy)
+                  heavy: bool = False, quick: bool = False, wait: float | None = None) -> T:
+        ticket = await self._enter(_Ticket(player, heavy, quick),
+                                   self.wait if wait is None else wait)
         try:
             answer: T = await self.worker(fn, *args)
             return answer
@@ -108,19 +118,19 @@ class FairSolver:
         finally:
             self._leave(ticket)
 
-    async def _enter(self, player: str, heavy: bool) -> _Ticket:
+    async def _enter(self, ticket: _Ticket, wait: float) -> _Ticket:
+        player = ticket.player
         queue = self.turns.get(player)
         if queue is not None and len(queue) >= self.per_player:
             raise Busy(f"{len(queue)} of your requests already wait for the solver: "
                        "wait for their answers", 429)
         if self.waiting >= self.total:
             raise Busy("the solver is too busy: try again in a moment", 503)
-        ticket = _Ticket(player, heavy)
         self.turns.setdefault(player, deque()).append(ticket)
         self.waiting += 1
         self._dispatch()
         try:
-            with anyio.move_on_after(self.wait):
+            with anyio.move_on_after(wait):
                 await ticket.ready.wait()
         except BaseException:  # the request was cancelled: give back what it holds
             if ticket.granted:
@@ -130,8 +140,8 @@ class FairSolver:
             raise
         if not ticket.granted:
             self._forget(ticket)
-            raise Busy(f"the solver is busy with other players' requests and did not get to "
-                       f"yours within {self.wait:g} s: try again in a moment", 503)
+            raise Late(f"the solver is busy with other players' requests and did not get to "
+                       f"yours within {wait:g} s: try again in a moment", 503)
         return ticket
 
     def _forget(self, ticket: _Ticket) -> None:
@@ -150,11 +160,11 @@ class FairSolver:
         """Hand free slots to the waiting players with no job in flight, the one served
         longest ago (or never) first: a player who asks now and then goes before those who
         keep the solver busy, and a player's many jobs take turns with everyone else's. A
-        heavy job waits while ``heavy`` others run."""
-        while len(self.running) < self.slots:
-            heavy_free = sum(self.running.values()) < self.heavy
+        heavy job waits while ``heavy`` others run; a quick job takes a slot of its own kind
+        first."""
+        while True:
             ready = [p for p, queue in self.turns.items()
-                     if p not in self.running and (heavy_free or not queue[0].heavy)]
+                     if p not in self.running and self._fits(queue[0])]
             if not ready:
                 return
             player = min(ready, key=lambda p: self.last.get(p, -1))
@@ -169,5 +179,17 @@ class FairSolver:
             while len(self.last) > MEMORY:
                 self.last.popitem(last=False)
             ticket.granted = True
-            self.running[player] = ticket.heavy
+            ticket.spare = ticket.quick and self._spare_free()
+            self.running[player] = ticket
             ticket.ready.set()
+
+    def _spare_free(self) -> bool:
+        return sum(t.spare for t in self.running.values()) < self.quick
+
+    def _fits(self, ticket: _Ticket) -> bool:
+        """Whether a slot is free for ``ticket`` now."""
+        running = self.running.values()
+        if ticket.quick and self._spare_free():
+            return True
+        return sum(not t.spare for t in running) < self.slots and (
+            not ticket.heavy or sum(t.heavy for t in running) < self.heavy)

@@ -265,3 +265,5 @@ class AnalysisOut(BaseModel):
         description="null when the position hides cards from the player (or the solver failed)")
     message: str
     ply: int = Field(description="the position's move count, to match it to the page's")
+    busy: bool = Field(False, description="true when the solver was too busy to search the "
+                                          "position in time (the verdict is then unknown)")

@@ -1,6 +1,6 @@
 """What the endpoints share: the store, the games replayed in memory, the players known, the
-limits on creating games and players, and the solver's fair share; with the dependencies that
-hand them to an endpoint (`ServerDep`, `Player`)."""
+limits on creating games and players, the solver's fair share and the verdicts it found; with
+the dependencies that hand them to an endpoint (`ServerDep`, `Player`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import contextlib
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, HTTPException, Request
@@ -17,8 +17,9 @@ from .. import session as lifecycle
 from ..game import Game, State
 from ..moves import Move
 from ..store import Store, new_token
-from .fair import Busy, FairSolver
+from .fair import Busy, FairSolver, Late
 from .limits import Bucket, Limits
+from .verdicts import Verdicts
 
 T = TypeVar("T")
 
@@ -33,7 +34,6 @@ class Session(lifecycle.Session):
     """A game replayed in memory, in step with its row (``version``) in the store, with what
     the server computed about it."""
 
-    analysis: dict[State, str | None] = field(default_factory=dict)  # verdicts by position
     legal: tuple[State, list[Move]] | None = None  # the legal moves of a state, computed once
 
     @property
@@ -62,6 +62,7 @@ class Server:
         self.limits = limits = limits or Limits()
         self.cache: OrderedDict[int, Session] = OrderedDict()
         self.solver = FairSolver(slots=2, wait=limits.solver_wait)
+        self.verdicts = Verdicts()
         self.known: OrderedDict[str, None] = OrderedDict()  # tokens issued or seen in the store
         self.player_games = Bucket(limits.player_games)
         self.address_games = Bucket(limits.address_games)
@@ -145,12 +146,16 @@ class Server:
 
     # -- the solver --
     async def solve(self, player: str, fn: Callable[..., T], *args: object,
-                    heavy: bool = False) -> T:
-        """``fn(*args)`` in the player's turn at the solver (``heavy``: a long job, see `fair`);
-        503 (or 429) when it cannot be."""
+                    heavy: bool = False, quick: bool = False, wait: float | None = None) -> T:
+        """``fn(*args)`` in the player's turn at the solver (``heavy``: a long job, ``quick``:
+        a short one, see `fair`); 503 (or 429) when it cannot be. With ``wait``, the job waits
+        at most that long for its turn instead of the server's wait limit, and `Late` says it
+        did."""
         try:
-            return await self.solver.run(player, fn, *args, heavy=heavy)
+            return await self.solver.run(player, fn, *args, heavy=heavy, quick=quick, wait=wait)
         except Busy as e:
+            if wait is not None and isinstance(e, Late):
+                raise
             raise HTTPException(e.status, str(e), headers={"Retry-After": "5"}) from None
 
 

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 
 from ..deal import random_number
 from ..game import State
+from ..moves import Move
 from ..session import choose_deal
-from ..solver import Budget, Played, Wanted, solve, solve_for_me
+from ..solver import Budget, Hint, Played, Wanted, solve, solve_for_me
 from ..solver import hint as solver_hint
 from ..variants import Variant
+from .verdicts import Known
 
 log = logging.getLogger("thirteen.web")
 
@@ -31,22 +33,30 @@ class HintOut:
     move: str | None
     message: str
     verdict: str | None = None
+    line: tuple[Move, ...] = ()  # the winning line the move starts, when ``solved``
+
+
+#: A verdict's search: a page waits for it after every move.
+VERDICT_SECONDS = 0.5
+NODES_A_SECOND = 400_000
 
 
 def _budget(seconds: float, nodes: int) -> Budget:
     return Budget(max_nodes=nodes, max_seconds=seconds, max_mb=256)  # the server stays small
 
 
-def verdict(state: State, seconds: float = 0.5) -> str | None:
-    """``solved``, ``unsolvable`` or ``unknown`` for a position the player fully sees; None
-    when the position hides cards (or the solver failed)."""
+def verdict(state: State, seconds: float = VERDICT_SECONDS) -> Known | None:
+    """``solved`` (with its winning line, shortened as a hint's), ``unsolvable`` or
+    ``unknown`` for a position the player fully sees; None when the position hides cards (or
+    the solver failed)."""
     if state.hides_cards:
         return None
     try:
-        return solve(state, _budget(seconds, 200_000)).verdict
+        result = solve(state, _budget(seconds, int(seconds * NODES_A_SECOND)), shorten=True)
     except Exception:  # noqa: BLE001 - a solver bug must not take the page down
         log.exception("solver failed")
         return None
+    return Known(result.verdict, result.moves)
 
 
 def hint(state: State, seen: Collection[State] = (), seconds: float = 1.0) -> HintOut:
@@ -61,12 +71,17 @@ def hint(state: State, seen: Collection[State] = (), seconds: float = 1.0) -> Hi
         log.exception("solver hint failed")
         pick = (state.safe_moves() or legal)[0]
         return HintOut(str(pick), "A legal move (the solver failed).")
+    return said(h)
+
+
+def said(h: Hint) -> HintOut:
+    """A hint in the page's words: its move, and why as a sentence."""
     move = None if h.move is None else str(h.move)
     text = h.message
     if move is not None and text.startswith(f"{move}: "):
         text = text[len(f"{move}: "):]
     text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-    return HintOut(move, text, h.verdict)
+    return HintOut(move, text, h.verdict, h.line)
 
 
 def solution(state: State, seen: Collection[State] = (), seconds: float = 5.0) -> Played:
