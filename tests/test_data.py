@@ -109,6 +109,33 @@ def test_a_survey_resumes_from_data_files_and_a_report_reads_them(
     assert main(["report", "--all", "--data", str(tmp_path / "none")]) == 2
 
 
+def test_a_no_fair_survey_keeps_the_fair_verdicts_of_the_data_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files hold the fair player's games of Calculation deals 2 and 3; the survey's
+    database already holds deal 2 without one. `--no-fair --data` solves only deal 4, without
+    the fair player, and the files keep both fair verdicts."""
+    from thirteen.survey import connect, rows, store_row
+
+    def no_fair_play(*args: object) -> None:
+        raise AssertionError("the fair player played")
+
+    monkeypatch.setattr("thirteen.solver.fair_play", no_fair_play)
+    folder, db = tmp_path / "surveys", tmp_path / "survey.db"
+    played = {2: "lost", 3: "won"}
+    data.write(folder, [row(d, "solved", game="calculation", fair_verdict=fair, fair_seconds=1.5)
+                        for d, fair in played.items()])
+    with connect(db) as c:
+        store_row(c, row(2, "solved", game="calculation"))
+    c.close()
+    assert main(["survey", "calculation", "--deals", "2-4", "--no-fair", "--max-nodes", "20000",
+                 "--max-seconds", "600", "--workers", "1", "--quiet", "--db", str(db),
+                 "--data", str(folder)]) == 0
+    solved = {r["deal"]: r for r in rows(db)}
+    assert solved[4]["verdict"] == "solved" and solved[4]["fair_verdict"] is None
+    files = {r["deal"]: (r["verdict"], r["fair_verdict"]) for r in data.read(folder)}
+    assert files == {2: ("solved", "lost"), 3: ("solved", "won"), 4: ("solved", None)}
+
+
 # ---- the data committed in the repository ------------------------------------------------------
 REPOSITORY_DATA = Path(__file__).resolve().parent.parent / "data" / "surveys"
 COMMITTED = sorted(REPOSITORY_DATA.glob("*" + data.SUFFIX))

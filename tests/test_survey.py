@@ -26,7 +26,16 @@ from thirteen.report import (
     wilson,
     winnability_interval,
 )
-from thirteen.survey import connect, parse_deals, rows, store_row, survey, todo_deals
+from thirteen.survey import (
+    Engine,
+    connect,
+    merge,
+    parse_deals,
+    rows,
+    store_row,
+    survey,
+    todo_deals,
+)
 from thirteen.workers import Row
 
 # A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
@@ -242,6 +251,72 @@ def test_calculation_rows_carry_the_fair_players_verdict(tmp_path: Path) -> None
             assert row["verdict"] == "solved"
 
 
+def no_fair_play(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the fair player played")
+
+
+# Calculation deals 2-4 are solved within 20,000 positions, deal 1 is not: fast and the same on
+# every machine (no clock)
+CALC_BUDGET: dict[str, Any] = {"max_nodes": 20_000, "max_seconds": None, "max_mb": 512}
+
+
+@pytest.mark.parametrize(("engine", "workers"), [("local", 1), ("local", 2), ("dask", 2)])
+def test_a_survey_with_no_fair_plays_no_fair_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: Engine, workers: int) -> None:
+    """In this process (and Dask's threads) the fair player would raise if it were called; in
+    the pool's processes a fair verdict would be stored if it played."""
+    monkeypatch.setattr("thirteen.solver.fair_play", no_fair_play)
+    db = tmp_path / "nofair.sqlite3"
+    summary = survey("calculation", "1-4", db, workers=workers, engine=engine, processes=False,
+                     fair=False, **CALC_BUDGET)
+    assert summary.solved_now == 4 and not summary.errors, summary.errors
+    stored_rows = rows(db)
+    assert [r["verdict"] for r in stored_rows] == ["unknown", "solved", "solved", "solved"]
+    assert all(r["fair_verdict"] is None and r["fair_seconds"] is None for r in stored_rows)
+
+
+def test_without_no_fair_the_fair_player_plays(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: the same survey with the fair player calls it."""
+    monkeypatch.setattr("thirteen.solver.fair_play", no_fair_play)
+    summary = survey("calculation", "2-3", tmp_path / "fair.sqlite3", workers=1, **CALC_BUDGET)
+    assert len(summary.errors) == 2 and "the fair player played" in summary.errors[0]
+
+
+def test_a_no_fair_retry_keeps_the_stored_fair_verdict(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only --retry-unknown solves a stored deal again; without the fair player it keeps the
+    fair verdict stored and takes the new thoughtful verdict."""
+    monkeypatch.setattr("thirteen.solver.fair_play", no_fair_play)
+    db = tmp_path / "retry.sqlite3"
+    with connect(db) as c:
+        store_row(c, fake_row("calculation", 3, "unknown", 0.5, None, fair="won"))
+        store_row(c, fake_row("calculation", 4, "unknown", 0.5, None, fair="lost"))
+    c.close()
+    assert survey("calculation", "3-4", db, workers=1, fair=False,
+                  **CALC_BUDGET).solved_now == 0  # stored: not solved again
+    again = survey("calculation", "3-4", db, workers=1, fair=False, retry_unknown=True,
+                   **CALC_BUDGET)
+    assert again.solved_now == 2 and not again.errors
+    assert [(r["verdict"], r["max_nodes"], r["fair_verdict"], r["fair_seconds"])
+            for r in rows(db)] == [("solved", 20_000, "won", 0.001),
+                                   ("solved", 20_000, "lost", 0.001)]
+
+
+def test_merge_keeps_decided_verdicts_and_fair_verdicts() -> None:
+    def row(verdict: str, fair: str | None, nodes: int) -> Row:
+        return {"verdict": verdict, "nodes": nodes, "fair_verdict": fair,
+                "fair_seconds": 1.5 if fair else None}
+
+    assert merge(row("solved", None, 2), None) == row("solved", None, 2)
+    assert merge(row("solved", None, 2), row("unknown", "lost", 1)) == {
+        **row("solved", None, 2), "fair_verdict": "lost", "fair_seconds": 1.5}
+    assert merge(row("unknown", None, 2), row("unsolvable", "lost", 1)) == row(
+        "unsolvable", "lost", 1)  # a decided verdict is not lost to an unknown one
+    assert merge(row("unknown", "won", 2), row("solved", None, 1)) == row("solved", "won", 1)
+    assert merge(row("solved", "won", 2), row("solved", "lost", 1)) == row("solved", "won", 2)
+
+
 # ---- the report ----------------------------------------------------------------------------
 def fake_row(game: str, deal: int, verdict: str, seconds: float, length: int | None,
              options: str = "{}", fair: str | None = None) -> Row:
@@ -334,6 +409,60 @@ def test_a_fair_win_counts_for_the_thoughtful_figure(tmp_path: Path) -> None:
     text = report(db, "calculation")
     assert "solved           1 (1 of them only by the fair player's line)" in text
     assert "thoughtful       50.0% to 100.0%" in text
+
+
+def test_the_fair_figure_is_over_the_deals_the_fair_player_played(tmp_path: Path) -> None:
+    """Calculation 1-10, the fair player on 1-4 only (3 won): its figure is 3 of 4, says so,
+    and the section's commands reproduce each part, the rest with --no-fair."""
+    from thirteen.cli import build_parser
+    from thirteen.odds import details
+    from thirteen.report import plot
+
+    db = tmp_path / "mixed.sqlite3"
+    with connect(db) as c:
+        for d in range(1, 11):
+            played = ("won" if d < 4 else "lost") if d <= 4 else None
+            store_row(c, fake_row("calculation", d, "solved", 0.1, 52, fair=played))
+    c.close()
+    (s,) = sections(db)
+    fair = s.fair_figure()
+    assert fair is not None and (fair.deals, fair.won, fair.lost, fair.unknown) == (4, 3, 1, 0)
+    interval = fair.interval_text()
+    assert f"fair player      75.0%, 95% interval {interval} (deals 1-4, 4 played)" in report(db)
+    page = details(s, "data/surveys")
+    assert f"- fair player (deals 1-4, 4 played): 75.0%, 95% interval {interval}" in page
+    assert s.commands() == [
+        "thirteen survey calculation --deals 1-4 --max-nodes 1000 --max-seconds 30",
+        "thirteen survey calculation --deals 5-10 --max-nodes 1000 --max-seconds 30 --no-fair"]
+    assert ("- made by `thirteen survey calculation --deals 1-4 --max-nodes 1000 --max-seconds 30"
+            " --data data/surveys` and `thirteen survey calculation --deals 5-10 --max-nodes 1000"
+            " --max-seconds 30 --no-fair --data data/surveys`") in page
+    assert [build_parser().parse_args(c.split()[1:]).no_fair for c in s.commands()] == [False,
+                                                                                        True]
+    table = format_table([s])
+    assert "| 75.0% [" in table and "(deals 1-4, 4 played) |" in table
+    assert "`; `thirteen survey calculation --deals 5-10" in table
+    plot(s, tmp_path / "mixed.svg")
+    assert "fair player" in (tmp_path / "mixed.svg").read_text()
+
+
+def test_no_fair_line_where_the_fair_player_played_no_deal(tmp_path: Path) -> None:
+    from thirteen.odds import details
+    from thirteen.report import plot
+
+    db = tmp_path / "nofair.sqlite3"
+    with connect(db) as c:
+        for d in range(1, 4):
+            store_row(c, fake_row("calculation", d, "solved", 0.1, 52))
+    c.close()
+    (s,) = sections(db)
+    assert s.fair_figure() is None
+    assert "fair player" not in report(db) and "fair player" not in details(s, "data/surveys")
+    assert s.commands() == [
+        "thirteen survey calculation --deals 1-3 --max-nodes 1000 --max-seconds 30 --no-fair"]
+    assert "| - |" in format_table([s])
+    plot(s, tmp_path / "nofair.svg")
+    assert "fair player" not in (tmp_path / "nofair.svg").read_text()
 
 
 def test_report_all_is_a_table_of_every_survey(small_db: Path) -> None:

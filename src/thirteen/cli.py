@@ -11,12 +11,25 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .arguments import (
+    MAX_BOARD_BYTES,
+    Parser,
+    budget_args,
+    deal_number,
+    game_parents,
+    moves_args,
+    one_line,
+    play_args,
+    report_args,
+    serve_args,
+    survey_args,
+)
 from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
 from .rules import describe
 from .session import Session, auto_finish, choose_deal, open_session
-from .solver import WANTED, Budget, difficulty, hint, solve, solve_for_me
+from .solver import Budget, difficulty, hint, solve, solve_for_me
 from .solver.build import GAIN
 from .text import render
 from .variants import GAMES, Variant, get_variant
@@ -24,19 +37,6 @@ from .variants import GAMES, Variant, get_variant
 
 class UsageError(Exception):
     """Bad input from the user: reported in one line, exit code 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (and exit code 2), as for all input."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {one_line(message)} (see --help)\n")
-
-
-def one_line(text: str) -> str:
-    """``text`` with line breaks and other control characters escaped (input is echoed in
-    error messages), so that an error is always one line."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _variant(args: argparse.Namespace) -> Variant:
@@ -48,43 +48,6 @@ def _variant(args: argparse.Namespace) -> Variant:
     return get_variant(args.game, **options)
 
 
-def _number(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a deal number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"deal numbers start at 1, not {n}")
-    return n
-
-
-def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
-    """An argparse type for budgets and counts: a number above zero, or a clear error."""
-
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
-        return value
-
-    return parse
-
-
-_count = _positive(int)
-_seconds = _positive(float)
-
-
-def _port(text: str) -> int:
-    port = int(_count(text))
-    if port > 65535:
-        raise argparse.ArgumentTypeError(f"ports go up to 65535, not {port}")
-    return port
-
-
-MAX_BOARD_BYTES = 64 * 1024  # a board is under 1 KB: anything larger is refused unread
 MAX_MOVES_BYTES = 4 * 1024 * 1024  # moves piped to `check`: the longest lines are ~100 KB
 
 
@@ -129,7 +92,7 @@ def _deal_and_moves(args: argparse.Namespace) -> list[str]:
         if not rest:
             raise UsageError("give a deal number or --board FILE")
         try:
-            args.number = _number(rest.pop(0))
+            args.number = deal_number(rest.pop(0))
         except argparse.ArgumentTypeError as e:
             raise UsageError(str(e)) from None
     return rest
@@ -404,17 +367,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     return report_main(args)
 
 
-# ---- parser ---------------------------------------------------------------------------------
-BOARD_HELP = (f"the deal as fc-solve board text, at most {MAX_BOARD_BYTES // 1024} KB (- for "
-              "stdin; default: deal N)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="thirteen", description="Baker's Dozen family and Imaginary Thirteen patience games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    game_args, deal_args = _game_args()
+    game_args, deal_args = game_parents()
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help: str,
             parents: Sequence[Parser] = ()) -> argparse.ArgumentParser:
@@ -427,138 +385,28 @@ def build_parser() -> argparse.ArgumentParser:
     add("deal", cmd_deal, "print a deal", [deal_args]).add_argument(
         "--format", choices=("text", "board", "json"), default="text",
         help="text (a picture), board (fc-solve board text) or json (default: %(default)s)")
-    _play_args(add("play", cmd_play,
-                   "play a game (full screen in a terminal, plain text otherwise)", [deal_args]))
-    _moves_args(add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 "
-                    "won, 1 lost, 3 in play, 2 bad input or an illegal move)", [game_args]),
-                "then moves (else read from stdin)")
-    _serve_args(add("serve", cmd_serve, "serve the game in a web browser"))
+    play_args(add("play", cmd_play,
+                  "play a game (full screen in a terminal, plain text otherwise)", [deal_args]))
+    moves_args(add("check", cmd_check, "replay moves; prints won, lost or in play (exit code 0 "
+                   "won, 1 lost, 3 in play, 2 bad input or an illegal move)", [game_args]),
+               "then moves (else read from stdin)")
+    serve_args(add("serve", cmd_serve, "serve the game in a web browser"))
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
-    _budget_args(p, 60.0)
+    budget_args(p, 60.0)
     p.add_argument("--json", action="store_true", help="one JSON object")
     p = add("hint", cmd_hint, "the next move of a winning line, or why there is none",
             [game_args])
-    _moves_args(p, "then the moves played so far")
-    _budget_args(p, 10.0, time_only=True)
+    moves_args(p, "then the moves played so far")
+    budget_args(p, 10.0, time_only=True)
     p = add("compile-solver", cmd_compile_solver,
             f"compile the solver's searches with mypyc ({GAIN})")
     p.add_argument("--dir", help="build directory (default: the user cache, used by default)")
     p.add_argument("--force", action="store_true", help="build even if an up-to-date build exists")
-    _survey_args(add("survey", cmd_survey,
-                     "solve every deal of a range and store the verdicts (SQLite)", [game_args]))
-    _report_args(add("report", cmd_report, "winnability of surveyed games, with Wilson intervals"))
+    survey_args(add("survey", cmd_survey,
+                    "solve every deal of a range and store the verdicts (SQLite)", [game_args]))
+    report_args(add("report", cmd_report, "winnability of surveyed games, with Wilson intervals"))
     return parser
-
-
-def _game_args() -> tuple[Parser, Parser]:
-    """The arguments that name a game (its options included), and those that name a deal of it:
-    parents of the commands that take them."""
-    game_args = Parser(add_help=False)
-    game_args.add_argument("game", help="game name (see `thirteen games`)")
-    game_args.add_argument("--worry-back", action="store_true",
-                           help="allow foundation cards back onto the columns")
-    game_args.add_argument("--foundations", choices=("suit", "rank"),
-                           help="build foundations by suit or regardless of suit (default: as "
-                           "the game is played)")
-    deal_args = Parser(add_help=False, parents=[game_args])
-    deal_args.add_argument("number", nargs="?", type=_number,
-                           help="PySolFC deal number (random if left out)")
-    deal_args.add_argument("--board", metavar="FILE",
-                           help=BOARD_HELP)
-    return game_args, deal_args
-
-
-def _moves_args(p: argparse.ArgumentParser, moves: str) -> None:
-    """A deal and the moves played on it, as `check` and `hint` take them (``moves`` says
-    which moves)."""
-    p.add_argument("rest", nargs="*", metavar="[N] MOVE",
-                   help=f"deal number (unless --board), {moves}")
-    p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
-
-
-def _budget_args(p: argparse.ArgumentParser, seconds: float, nodes: int | None = None, *,
-                 per_deal: bool = False, time_only: bool = False) -> None:
-    """The solver's `Budget`: time, then (unless ``time_only``) nodes and memory; for one
-    search, or (``per_deal``) for each deal of a survey."""
-    each = " per deal" if per_deal else ""
-    p.add_argument("--max-seconds", type=_seconds, default=seconds,
-                   help=f"time budget{each} (default: %(default)g)")
-    if time_only:
-        return
-    p.add_argument("--max-nodes", type=_count, default=nodes,
-                   help="node budget per deal (default: %(default)s)" if per_deal
-                   else "node budget: positions searched (default: no limit)")
-    p.add_argument("--max-mb", type=_count, default=2048, help="memory budget "
-                   + ("per deal" if per_deal else "of the search's tables")
-                   + " (default: %(default)s)")
-
-
-def _play_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--plain", action="store_true", help="plain text even in a terminal")
-    p.add_argument("--db", help="SQLite file for saved games and statistics, full screen only "
-                   "(default: in the user data directory)")
-    p.add_argument("--difficulty", choices=WANTED,
-                   help="instead of N: a deal the survey data grade easy / medium / hard, or "
-                   "any they say won (winnable); for a game without data, the solver rates "
-                   "random deals (default: any deal)")
-
-
-def _serve_args(p: argparse.ArgumentParser) -> None:
-    """``serve``'s address, database and limits (`web.limits.Limits`), with defaults no
-    person playing meets."""
-    from .web.limits import Limits
-
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
-                   "%(default)s, this machine only)")
-    p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
-    p.add_argument("--db", help="SQLite file (default: in the user data directory)")
-    d = Limits()
-    p.add_argument("--player-games", type=_count, default=d.player_games, metavar="N",
-                   help="new games a minute per player; more get 429 (default: %(default)s)")
-    p.add_argument("--address-games", type=_count, default=d.address_games, metavar="N",
-                   help="new games a minute per client address (default: %(default)s)")
-    p.add_argument("--address-players", type=_count, default=d.address_players, metavar="N",
-                   help="new players (cookies) a minute per client address (default: "
-                        "%(default)s)")
-    p.add_argument("--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
-                   help="seconds a hint, analysis, solve or deal search may wait for its turn "
-                        "at the solver before the answer is 503 (default: %(default)g); each "
-                        "player has one solver job at a time and players take turns")
-
-
-def _survey_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
-    p.add_argument("--workers", type=_count,
-                   help="processes or Dask workers, at most 256 (default: all cores)")
-    _budget_args(p, 60.0, 2_000_000, per_deal=True)
-    p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
-    p.add_argument("--data", metavar="FOLDER",
-                   help="survey data files (e.g. data/surveys): resume from their rows and merge "
-                   "this run's into them (default: none)")
-    p.add_argument("--engine", choices=("local", "dask"), default="local",
-                   help="local processes or a Dask cluster (default: %(default)s)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster)")
-    p.add_argument("--retry-unknown", action="store_true",
-                   help="solve again the deals stored as unknown (e.g. with a larger budget)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _report_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", nargs="?", help="game name (or --all)")
-    p.add_argument("--all", action="store_true", help="a table of every surveyed game")
-    p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
-    p.add_argument("--data", metavar="FOLDER", help="read survey data files (e.g. data/surveys) "
-                   "instead of a database (default: none)")
-    p.add_argument("--markdown", action="store_true", help="the odds page of every survey in "
-                   "--data (docs/odds.md is this, from data/surveys)")
-    p.add_argument("--plot", metavar="FILE", help="running estimate and solve times (.png, .svg "
-                   "or .pdf; default: no plot)")
-    p.add_argument("--worry-back", action="store_true", help="only the survey with worrying back")
-    p.add_argument("--foundations", choices=("suit", "rank"),
-                   help="only the survey with these foundations (default: every survey of "
-                   "GAME)")
 
 
 #: The extra of the package (``pip install 'thirteen[EXTRA]'``) that each command needs beyond

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from .survey import connect, rows, store_row
+from .survey import connect, merge, rows, store_row
 from .variants import GAMES, OPTIONS
 from .workers import Row
 
@@ -126,14 +126,10 @@ def read(directory: str | Path, game: str | None = None,
     return out
 
 
-def _better(new: Row, old: Row | None) -> bool:
-    """A decided verdict is kept over an unknown one; otherwise the newer row wins."""
-    return old is None or not (old["verdict"] != "unknown" and new["verdict"] == "unknown")
-
-
 def write(directory: str | Path, rows: Iterable[Row]) -> list[Path]:
-    """Merge ``rows`` into the data files of ``directory`` (created if need be); returns the
-    files written. Each file is replaced whole and at once, so a killed run leaves the old."""
+    """Merge ``rows`` into the data files of ``directory`` (created if need be), each deal's rows
+    by `survey.merge`; returns the files written. Each file is replaced whole and at once, so a
+    killed run leaves the old."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     groups: dict[str, list[Row]] = {}
@@ -144,8 +140,7 @@ def write(directory: str | Path, rows: Iterable[Row]) -> list[Path]:
         path = folder / (name + SUFFIX)
         merged = {r["deal"]: r for r in (read_file(path) if path.exists() else [])}
         for row in new:
-            if _better(row, merged.get(row["deal"])):
-                merged[row["deal"]] = row
+            merged[row["deal"]] = merge(row, merged.get(row["deal"]))
         ordered = [merged[d] for d in sorted(merged)]
         _replace(path, _csv_bytes(ordered))
         lost = "".join(f"{r['deal']}\n" for r in ordered if r["verdict"] == "unsolvable")

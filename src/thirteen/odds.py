@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import data, grades
-from .report import Figure, Section, format_table, pct, seconds_text, sections
+from .report import Section, format_table, pct, seconds_text, sections
 from .variants import GAMES
 
 TEMPLATE = Path(__file__).with_name("odds.md.in")
@@ -126,8 +126,9 @@ def details(s: Section, folder: str) -> str:
         f"({f.deals:,}): {f.won:,} solved, {f.lost:,} proved unwinnable, {f.unknown:,} "
         f"unknown; winnable {f.estimate()}, 95% interval {f.interval_text()}.",
         "",
-        *([_fair_line(fair)] if fair else []),
-        f"- made by `{s.command()} --data {folder}`",
+        *([f"- fair player ({s.fair_deals()}): {fair.estimate()}, 95% interval "
+           f"{fair.interval_text()}"] if fair else []),
+        "- made by " + " and ".join(f"`{c} --data {folder}`" for c in s.commands()),
         f"- budget: {budget_text(s)}; solver {versions}",
         f"- solve time: median {seconds_text(times.median)}, 95th percentile "
         f"{seconds_text(times.p95)}, longest {seconds_text(times.max)}",
@@ -139,7 +140,3 @@ def details(s: Section, folder: str) -> str:
         f"- difficulty grades: {grades_text(s)}",
     ]
     return "\n".join(lines)
-
-
-def _fair_line(fair: Figure) -> str:
-    return f"- fair player: {fair.estimate()}, 95% interval {fair.interval_text()}"

@@ -136,12 +136,20 @@ class Section:
     def won_only_by_fair(self) -> int:
         return sum(r["verdict"] != "solved" and r["fair_verdict"] == "won" for r in self.rows)
 
+    def fair_rows(self) -> list[Row]:
+        """The rows of the deals the fair player played (a survey with --no-fair plays none)."""
+        return [r for r in self.rows if r["fair_verdict"] is not None]
+
     def fair_figure(self) -> Figure | None:
-        if not self.calculation:
-            return None
-        fair = [r["fair_verdict"] for r in self.rows]
-        won, unknown = fair.count("won"), fair.count(None)  # None: not played (older rows)
-        return Figure("fair player", len(fair), won, len(fair) - won - unknown, unknown)
+        """The fair player's figure over the deals it played; None if it played none."""
+        fair = [r["fair_verdict"] for r in self.fair_rows()]
+        won = fair.count("won")
+        return Figure("fair player", len(fair), won, len(fair) - won, 0) if fair else None
+
+    def fair_deals(self) -> str:
+        """The deals the fair figure is over: ``deals 1-1000, 1,000 played``."""
+        played = [r["deal"] for r in self.fair_rows()]
+        return f"deals {ranges_text(played)}, {len(played):,} played"
 
     def lengths(self) -> Distribution:
         return Distribution.of([r["length"] for r in self.rows if r["length"] is not None])
@@ -152,24 +160,33 @@ class Section:
     def deal_ranges(self) -> str:
         return ranges_text([r["deal"] for r in self.rows])
 
-    def command(self) -> str:
-        """The survey command that reproduces this section's rows."""
+    def commands(self) -> list[str]:
+        """The survey commands that reproduce this section's rows: one, or in the Calculation
+        family one for the deals the fair player played and one with --no-fair for the rest."""
+        if not self.calculation:
+            return [self._command(self.rows)]
+        played = self.fair_rows()
+        rest = [r for r in self.rows if r["fair_verdict"] is None]
+        return [self._command(r, flag) for r, flag in ((played, ""), (rest, " --no-fair")) if r]
+
+    def _command(self, rows: list[Row], flag: str = "") -> str:
+        """The survey command that reproduces ``rows`` (``flag`` added)."""
         opts = json.loads(self.options)
         flags = "".join(" --worry-back" if k == "worry_back" and v else
                         f" --foundations {v}" if k == "foundations" else ""
                         for k, v in sorted(opts.items()))
         budget = ""
-        for flag, column, default in (("--max-nodes", "max_nodes", 2_000_000),
-                                      ("--max-seconds", "max_seconds", 60.0)):
-            used = {r[column] for r in self.rows}
+        for option, column, default in (("--max-nodes", "max_nodes", 2_000_000),
+                                        ("--max-seconds", "max_seconds", 60.0)):
+            used = {r[column] for r in rows}
             value = max(used, key=lambda v: math.inf if v is None else v)  # the largest
             if value != default:
                 # digits, as the flags parse them (format 'g' writes a million as 1e+06)
                 text = ("0" if value is None
                         else f"{value:.0f}" if float(value).is_integer() else str(value))
-                budget += f" {flag} {text}"
-        deals = ranges_text([r["deal"] for r in self.rows], most=len(self.rows))
-        return f"thirteen survey {self.game}{flags} --deals {deals}{budget}"
+                budget += f" {option} {text}"
+        deals = ranges_text([r["deal"] for r in rows], most=len(rows))
+        return f"thirteen survey {self.game}{flags} --deals {deals}{budget}{flag}"
 
 
 def thoughtful(row: Row) -> str:
@@ -242,10 +259,11 @@ def format_section(s: Section) -> str:
         f"  unsolvable       {fig.lost}",
         f"  unknown          {fig.unknown}",
     ]
-    figs = [fig] + ([f] if (f := s.fair_figure()) else [])
-    for f in figs:
-        name = "winnability" if not s.calculation else f"{f.label}"
-        lines.append(f"  {name:<16} {f.estimate()}, 95% interval {f.interval_text()}")
+    name = "winnability" if not s.calculation else fig.label
+    lines.append(f"  {name:<16} {fig.estimate()}, 95% interval {fig.interval_text()}")
+    if fair := s.fair_figure():
+        lines.append(f"  {fair.label:<16} {fair.estimate()}, 95% interval "
+                     f"{fair.interval_text()} ({s.fair_deals()})")
     lines += [
         "                   (Wilson; unknowns lost for the lower bound, won for the upper)",
         f"  solution length  median {lengths.median:g}, p95 {lengths.p95:g}, "
@@ -254,7 +272,7 @@ def format_section(s: Section) -> str:
         f"  solve time       median {seconds_text(times.median)}, p95 {seconds_text(times.p95)}, "
         f"max {seconds_text(times.max)}",
         f"  solver           {', '.join(versions)}",
-        f"  reproduce        {s.command()}",
+        *(f"  {'reproduce' if i == 0 else '':<16} {c}" for i, c in enumerate(s.commands())),
     ]
     return "\n".join(lines)
 
@@ -268,16 +286,18 @@ def format_table(secs: Sequence[Section]) -> str:
         f = s.figure()
         fair = s.fair_figure()
         opts = options_text(json.loads(s.options)) or "-"
-        fair_text = f"{fair.estimate()} {fair.interval_text()}" if fair else "-"
+        fair_text = (f"{fair.estimate()} {fair.interval_text()} ({s.fair_deals()})" if fair
+                     else "-")
+        commands = "; ".join(f"`{c}`" for c in s.commands())
         lines.append(
             f"| {s.game} | {opts} | {f.deals} | {f.won} | {f.lost} | {f.unknown} | "
             f"{f.estimate()} | {f.interval_text()} | {fair_text} | "
-            f"{seconds_text(s.times().median)} | `{s.command()}` |")
+            f"{seconds_text(s.times().median)} | {commands} |")
     return "\n".join(lines)
 
 
 # ---- plots -----------------------------------------------------------------------------------
-def running(verdicts: Sequence[str | None], points: int = 600) -> tuple[
+def running(verdicts: Sequence[str], points: int = 600) -> tuple[
         list[int], list[float], list[float], list[float], list[float]]:
     """After each deal (thinned to ``points``): number of deals, won / deals, (won + unknown) /
     deals, and the bounds of the interval, in percent."""
@@ -290,7 +310,7 @@ def running(verdicts: Sequence[str | None], points: int = 600) -> tuple[
     won = unknown = 0
     for n, v in enumerate(verdicts, 1):
         won += v in ("solved", "won")  # "won": the fair player's column
-        unknown += v in ("unknown", None)
+        unknown += v == "unknown"
         if n in keep or n == n_total:
             a, b = winnability_interval(won, unknown, n)
             xs.append(n)
@@ -310,8 +330,8 @@ def plot(s: Section, path: str | Path) -> None:
     left, right = fig.subplots(1, 2)
     series = [("thoughtful" if s.calculation else "solver", [thoughtful(r) for r in ordered],
                "tab:blue")]
-    if s.calculation:
-        series.append(("fair player", [r["fair_verdict"] for r in ordered], "tab:orange"))
+    if fair := [str(r["fair_verdict"]) for r in ordered if r["fair_verdict"] is not None]:
+        series.append(("fair player", fair, "tab:orange"))  # over the deals it played
     for label, verdicts, colour in series:
         xs, est, most, lo, hi = running(verdicts)
         left.fill_between(xs, lo, hi, color=colour, alpha=0.25, linewidth=0,

@@ -148,9 +148,27 @@ def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
     return db
 
 
+def merge(new: Row, old: Row | None) -> Row:
+    """The row to keep of a deal stored as ``old`` and solved again as ``new``: a decided verdict
+    over an unknown one, otherwise the newer row; and a fair player's verdict is never lost to a
+    row without one (a survey with ``--no-fair``). The fair player's game depends on the deal
+    alone, not on the budget, so it stays true of the row it is carried into."""
+    if old is None:
+        return new
+    decided_kept = old["verdict"] != "unknown" and new["verdict"] == "unknown"
+    kept, other = (old, new) if decided_kept else (new, old)
+    if kept.get("fair_verdict") is None and other.get("fair_verdict") is not None:
+        return {**kept, "fair_verdict": other["fair_verdict"],
+                "fair_seconds": other.get("fair_seconds")}
+    return kept
+
+
 def store_row(db: sqlite3.Connection, row: Row) -> None:
-    """Store one row and commit it at once."""
-    values = {**row, "finished": row.get("finished") or time.time()}
+    """Store one row, merged with the deal's stored row (`merge`), and commit it at once."""
+    stored = db.execute(f"SELECT {', '.join(COLUMNS)} FROM survey WHERE game = ? AND options = ?"
+                        " AND deal = ?", (row["game"], row["options"], row["deal"])).fetchone()
+    kept = merge(row, None if stored is None else dict(zip(COLUMNS, stored, strict=True)))
+    values = {**kept, "finished": kept.get("finished") or time.time()}
     db.execute(
         f"INSERT OR REPLACE INTO survey ({', '.join(COLUMNS)}) "
         f"VALUES ({', '.join('?' * len(COLUMNS))})",
@@ -259,11 +277,13 @@ def survey(
     max_nodes: int | None = 2_000_000,
     max_mb: int | None = 2048,
     retry_unknown: bool = False,
+    fair: bool = True,
     progress: bool = False,
     processes: bool = True,
     on_row: Callable[[Row], None] | None = None,
 ) -> Summary:
-    """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes.
+    """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes;
+    the Calculation family's fair player plays each deal too unless ``fair`` is False.
 
     ``on_row`` is called after each row is committed (tests use it to interrupt a survey).
     """
@@ -281,7 +301,8 @@ def survey(
         todo = todo_deals(db, variant.name, key, spans, retry_unknown)
         left = total - summary.stored_before
         options = tuple(sorted(variant.options().items()))
-        tasks = (Task(variant.name, options, d, max_seconds, max_nodes, max_mb) for d in todo)
+        tasks = (Task(variant.name, options, d, max_seconds, max_nodes, max_mb, fair)
+                 for d in todo)
         bar = _Progress(variant.title, total, summary.stored_before, enabled=progress)
 
         def on_result(row: Row) -> None:
@@ -431,7 +452,7 @@ def main(args: Any) -> int:
             variant, args.deals, db, workers=args.workers, engine=args.engine,
             scheduler=args.scheduler, max_seconds=args.max_seconds or None,  # 0: no limit
             max_nodes=args.max_nodes or None, max_mb=args.max_mb or None,
-            retry_unknown=args.retry_unknown, progress=not args.quiet,
+            retry_unknown=args.retry_unknown, fair=not args.no_fair, progress=not args.quiet,
         )
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -28,7 +28,7 @@ from .variants import Variant, get_variant
 
 Row = dict[str, Any]
 #: Modules that do not decide a verdict, left out of `solver_version`'s digest.
-FRONT_ENDS = ("cli", "survey", "workers", "report", "data", "store", "session",
+FRONT_ENDS = ("cli", "arguments", "survey", "workers", "report", "data", "store", "session",
               "dbfile")
 
 
@@ -47,6 +47,9 @@ class Task:
     max_seconds: float | None
     max_nodes: int | None
     max_mb: int | None
+    #: whether the Calculation family's fair player plays the deal too: its game takes far longer
+    #: than the thoughtful solve (docs/benchmarks.md), so a survey may leave it out
+    fair: bool = True
 
 
 @functools.cache
@@ -71,7 +74,8 @@ def solver_version() -> str:
 
 
 def solve_deal(task: Task) -> Row:
-    """Solve one deal (and, for the Calculation family, play it fairly); the row to store."""
+    """Solve one deal (and, for the Calculation family, play it fairly unless the task says
+    not to); the row to store."""
     from .solver import Budget, solve
 
     variant = get_variant(task.game, **dict(task.options))
@@ -98,7 +102,7 @@ def solve_deal(task: Task) -> Row:
         "fair_seconds": None,
         "host": socket.gethostname(),
     }
-    if isinstance(state, CalcState):
+    if task.fair and isinstance(state, CalcState):
         from .solver import fair_play
 
         start = time.perf_counter()
