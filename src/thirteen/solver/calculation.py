@@ -39,9 +39,10 @@ STOCK = -1  # internal move source: the turned stock card
 EMPTY_PILE_COST = 3.0
 ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
 ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
-#: Positions the move search may spend before the scheduling model takes over: it decides
-#: about 95% of deals within them (docs/benchmarks.md).
-MOVE_SEARCH_NODES = 200_000
+#: Positions the move search may spend before the scheduling model takes over, by the number
+#: of decks: about what the model needs for a hard deal (about a second with one deck, 10-30 s
+#: with two: docs/benchmarks.md, *Calculation family: thoughtful solver*).
+MOVE_SEARCH_NODES = {1: 200_000, 2: 3_000_000}
 #: New positions of the unwinding game (rule R1) one position of the search may ask for.
 UNWIND_CAP = 200
 
@@ -535,8 +536,8 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
     decides most deals in milliseconds. What it leaves goes to the exact scheduling model
     (`schedule_model.py`) with the rest of the budget: its answer is solved or unsolvable
     unless the budget runs out."""
-    first = search_moves(state, replace(budget, max_nodes=min(
-        MOVE_SEARCH_NODES, budget.max_nodes or MOVE_SEARCH_NODES)))
+    share = MOVE_SEARCH_NODES[state.variant.decks]
+    first = search_moves(state, replace(budget, max_nodes=min(share, budget.max_nodes or share)))
     if first.verdict != "unknown":
         return first
     seconds = None if budget.max_seconds is None else budget.max_seconds - first.seconds
