@@ -9,27 +9,21 @@ solved / unsolvable / unknown and the number decided.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 
-from thirteen.deal import deal
-from thirteen.game import start_state
+import deal_range
+
 from thirteen.solver import Budget, solve
-from thirteen.variants import get_variant
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("first", type=int)
-    parser.add_argument("last", type=int)
+    parser = deal_range.parser(__doc__)
     parser.add_argument("--nodes", default="10000,40000,160000")
     args = parser.parse_args()
-    variant = get_variant(args.game)
+    states = deal_range.start_states(args)
     for nodes in (int(n) for n in args.nodes.split(",")):
         counts: Counter[str] = Counter()
-        for number in range(args.first, args.last + 1):
-            state = start_state(variant, deal(variant, number))
+        for state in states:
             counts[solve(state, Budget(max_nodes=nodes, max_seconds=3600.0)).verdict] += 1
         decided = counts["solved"] + counts["unsolvable"]
         print(f"{args.game} {args.first}-{args.last} at {nodes} positions: "

@@ -13,16 +13,14 @@ upper bound. Seconds are CPU seconds of this process (the machine may be shared)
 
 from __future__ import annotations
 
-import argparse
 import time
 
+import deal_range
+
 from thirteen.calculation import CalcState
-from thirteen.deal import deal
-from thirteen.game import start_state
 from thirteen.report import wilson
 from thirteen.solver import Budget, fair_move, solve
 from thirteen.solver.build import running
-from thirteen.variants import get_variant
 
 
 def rate(won: int, n: int) -> str:
@@ -43,17 +41,12 @@ def play(state: CalcState, samples: int, times: list[float]) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("first", type=int)
-    parser.add_argument("last", type=int)
+    parser = deal_range.parser(__doc__)
     parser.add_argument("--samples", default="64")
     parser.add_argument("--thoughtful-nodes", type=int, default=0)
     args = parser.parse_args()
-    variant = get_variant(args.game)
     states: list[CalcState] = []
-    for number in range(args.first, args.last + 1):
-        state = start_state(variant, deal(variant, number))
+    for state in deal_range.start_states(args):
         assert isinstance(state, CalcState)
         states.append(state)
     n = len(states)

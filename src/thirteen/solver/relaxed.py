@@ -81,7 +81,8 @@ class Counted:
         self.lost: set[int] = set()
         self.left: i64 = 0  # new positions the question being answered may still take
         self.mask: i64 = (1 << int(self.width)) - 1
-        # `_moves` works in these, refilled for each position (it returns before the next)
+        # `_moves` works in these, refilled for each position by `_read` (it returns before
+        # the next)
         self.scratch_heights = vec[i64]([0] * 4)
         self.scratch_ks = vec[i64]([0] * self.ncols)
         self.scratch_tokens = vec[i64]([0] * 15)
@@ -142,39 +143,16 @@ class Counted:
         """The counted positions one move from ``key``: a relaxed move that changes the
         heights or the unmoved cards, from any arrangement of the tokens their numbers
         allow (`Room.arrangeable`)."""
+        self._read(key)
         cols = self.cols
-        ncols = self.ncols
-        width = self.width
-        mask = self.mask
-        stride = self.stride
         heights = self.scratch_heights
-        for s in range(4):
-            heights[s] = key >> 4 * s & 15
         ks = self.scratch_ks
-        counts: i64 = 0  # the unmoved cards of each rank, four bits a rank
-        for i in range(ncols):
-            ks[i] = key >> 16 + width * i & mask
-            counts += self.ranks[i * stride + ks[i]]
-        tokens = self.scratch_tokens  # tokens of each rank: cards neither home nor unmoved
-        for rank in range(1, 14):
-            home: i64 = 0
-            for s in range(4):
-                if heights[s] >= rank:
-                    home += 1
-            tokens[rank] = 4 - home - (counts >> 4 * rank & 15)
-        bases = self.scratch_bases  # columns whose top unmoved card has each rank
-        for rank in range(15):
-            bases[rank] = 0
-        for i in range(ncols):
-            k: i64 = ks[i]
-            if k:
-                bases[cols[i][k - 1] >> 2] += 1
+        bases = self.scratch_bases
         room = self.room
-        room.load(tokens, bases)
         out: list[int] = []  # moves home first: the search stops at the first win
         packs: list[int] = []
-        for i in range(ncols):
-            k = ks[i]
+        for i in range(self.ncols):
+            k: i64 = ks[i]
             if not k:
                 continue
             taken = key - self.units[i]  # one unmoved card fewer in column i
@@ -199,6 +177,37 @@ class Counted:
                     continue  # that card is unmoved: a token cannot go home as it
                 out.append(key + (1 << 4 * s))
         return out + packs
+
+    def _read(self, key: int) -> None:
+        """Fill the scratch with the counted position ``key``, for `_moves`: its pile heights,
+        each column's unmoved cards, the tokens of each rank, the columns counted by the rank
+        of their top unmoved card, and `room` from those."""
+        width = self.width
+        mask = self.mask
+        stride = self.stride
+        heights = self.scratch_heights
+        for s in range(4):
+            heights[s] = key >> 4 * s & 15
+        ks = self.scratch_ks
+        counts: i64 = 0  # the unmoved cards of each rank, four bits a rank
+        for i in range(self.ncols):
+            ks[i] = key >> 16 + width * i & mask
+            counts += self.ranks[i * stride + ks[i]]
+        tokens = self.scratch_tokens  # tokens of each rank: cards neither home nor unmoved
+        for rank in range(1, 14):
+            home: i64 = 0
+            for s in range(4):
+                if heights[s] >= rank:
+                    home += 1
+            tokens[rank] = 4 - home - (counts >> 4 * rank & 15)
+        bases = self.scratch_bases  # columns whose top unmoved card has each rank
+        for rank in range(15):
+            bases[rank] = 0
+        for i in range(self.ncols):
+            k: i64 = ks[i]
+            if k:
+                bases[self.cols[i][k - 1] >> 2] += 1
+        self.room.load(tokens, bases)
 
 
 class Relaxed:
@@ -240,6 +249,10 @@ class Relaxed:
         self.bit: list[int] = [1 << int(8 * (6 + 4 * (b >> 4)) + (b & 15))
                                for b in range(16 * counted.ncols)]
         self.rooted = False  # whether the counted game of the start is decided (lost: no stack)
+        # `_expand`'s scratch, refilled for each position: each column's top rank (0: empty),
+        # and how many columns have each top rank
+        self.tops = vec[i64]([0] * counted.ncols)
+        self.on_rank = vec[i64]([0] * 15)
 
     def table(self) -> int:
         """The memory this search's own table holds until the clock's next check."""
@@ -252,110 +265,139 @@ class Relaxed:
     def steps(self, limit: i64) -> str:
         """Go on for ``limit`` more positions: "won", "lost", or "" when paused. The
         positions count as the clock's nodes. Raises `OutOfBudget`."""
-        counted = self.counted
-        clock = counted.clock
+        clock = self.counted.clock
         stack = self.stack
         seen = self.seen
-        cols = counted.cols
-        ncols = counted.ncols
-        kept = self.kept
-        window = self.window
         due: i64 = clock.due
-        if not self.rooted:  # first the counted game of the start, in slices too
-            answer = counted.ask(counted.start, limit)
-            if answer < 0:
-                return ""
-            self.rooted = True
-            if answer == 0:
-                stack.clear()
-        units = counted.units
-        unit = self.unit
-        bit = self.bit
-        size = self.size
-        tops = vec[i64]([0] * ncols)  # each column's top rank (0: empty)
-        on_rank = vec[i64]([0] * 15)  # how many columns have each top rank
+        if not self.rooted and not self._root(limit):
+            return ""
         n: i64 = 0
         while stack:
             if n >= limit:
                 return ""
             whole: int = stack.pop()
-            key = whole.to_bytes(size, "little")  # read a byte a field
             n += 1
             clock.nodes += 1
             if clock.nodes >= due:
                 clock.check(self.held())
                 due = clock.due
-            for r in range(15):
-                on_rank[r] = 0
-            for i in range(ncols):
-                k: i64 = key[4 + 4 * i]
-                tops[i] = (cols[i][k - 1] >> 2) - key[5 + 4 * i] if k else 0
-                on_rank[tops[i]] += 1
-            ckey = counted.encode(key, 4, 4)  # its counted position
-            homes: list[int] = []
-            for i in range(ncols):
-                r = tops[i]
-                if not r:
-                    continue
-                k = key[4 + 4 * i]
-                tokens: i64 = key[5 + 4 * i]
-                packs = (k > 1 or tokens) and on_rank[r + 1] > 0  # R1: a lone card stays
-                goes = False  # whether it may go home
-                for s in range(4):
-                    if key[s] == r - 1:
-                        goes = True
-                if not packs and not goes:
-                    continue
-                # what leaves column i: its top token (kept if its bit is set), or its top
-                # unmoved card
-                top = tokens - 1
-                left: int = whole
-                if tokens:
-                    mask: i64 = key[6 + 4 * i] | key[7 + 4 * i] << 8
-                    is_kept = (mask >> top & 1) == 1
-                    left -= unit[5 + 4 * i]
-                    if is_kept:
-                        left -= bit[16 * i + top]
-                    cleft = ckey
-                else:
-                    is_kept = (cols[i][k - 1] & 3 == kept
-                               and cols[i][k - 1] >> 2 <= key[kept] + window)
-                    left -= unit[4 + 4 * i]
-                    cleft = ckey - units[i]
-                if packs and (tokens or counted.ask(cleft, QUESTION_LIMIT)):
-                    for j in range(ncols):
-                        if tops[j] == r + 1 and j != i:
-                            on: i64 = key[5 + 4 * j]
-                            packed = left + unit[5 + 4 * j]
-                            if is_kept:
-                                packed += bit[16 * j + on]
-                            if packed not in seen:
-                                seen.add(packed)
-                                stack.append(packed)
-                for s in range(4):
-                    if key[s] != r - 1:
-                        continue
-                    if not tokens:
-                        if cols[i][k - 1] & 3 != s:
-                            continue
-                    elif is_kept:  # a kept token goes home as itself
-                        if s != kept:
-                            continue
-                    elif s == kept or self._unmoved(key, r * 4 + s):
-                        continue  # another token goes home as a suit whose card is a token
-                    h = left + unit[s]
-                    if r == 13 and all(key[t] == 13 for t in range(4) if t != s):
-                        return "won"
-                    if h not in seen and counted.ask(cleft + (1 << 4 * s), QUESTION_LIMIT):
-                        if s == kept and r + window <= 13:
-                            homes.extend(self._named(h, r + window))
-                        else:
-                            homes.append(h)
+            homes = self._expand(whole)
+            if homes is None:
+                return "won"
             for h in homes:  # tried first: pushed last
                 if h not in seen:
                     seen.add(h)
                     stack.append(h)
         return "lost"
+
+    def _root(self, limit: i64) -> bool:
+        """Whether the counted game of the start is decided, asking it for ``limit`` more
+        positions first (it may take millions, so it too goes in slices). If it is lost, so
+        is the relaxed game: nothing is left to search."""
+        counted = self.counted
+        answer = counted.ask(counted.start, limit)
+        if answer < 0:
+            return False
+        self.rooted = True
+        if answer == 0:
+            self.stack.clear()
+        return True
+
+    def _expand(self, whole: int) -> list[int] | None:
+        """The moves from position ``whole``: those onto a host go on the stack at once
+        (`_packs`), those home are returned, to be pushed last and so tried first (`_homes`);
+        None if one wins. A move into a lost counted position is not made."""
+        counted = self.counted
+        key = whole.to_bytes(self.size, "little")  # read a byte a field
+        tops = self.tops
+        on_rank = self.on_rank
+        cols = counted.cols
+        for r in range(15):
+            on_rank[r] = 0
+        for i in range(counted.ncols):
+            k: i64 = key[4 + 4 * i]
+            tops[i] = (cols[i][k - 1] >> 2) - key[5 + 4 * i] if k else 0
+            on_rank[tops[i]] += 1
+        ckey = counted.encode(key, 4, 4)  # its counted position
+        homes: list[int] = []
+        for i in range(counted.ncols):
+            r = tops[i]
+            if not r:
+                continue
+            k = key[4 + 4 * i]
+            tokens: i64 = key[5 + 4 * i]
+            packs = (k > 1 or tokens) and on_rank[r + 1] > 0  # R1: a lone card stays
+            goes = False  # whether it may go home
+            for s in range(4):
+                if key[s] == r - 1:
+                    goes = True
+            if not packs and not goes:
+                continue
+            # what leaves column i: its top token (kept if its bit is set), or its top
+            # unmoved card
+            top = tokens - 1
+            left: int = whole
+            card: i64 = -1  # the unmoved card that leaves (-1: a token)
+            if tokens:
+                mask: i64 = key[6 + 4 * i] | key[7 + 4 * i] << 8
+                is_kept = (mask >> top & 1) == 1
+                left -= self.unit[5 + 4 * i]
+                if is_kept:
+                    left -= self.bit[16 * i + top]
+                cleft = ckey
+            else:
+                card = cols[i][k - 1]
+                is_kept = card & 3 == self.kept and card >> 2 <= key[self.kept] + self.window
+                left -= self.unit[4 + 4 * i]
+                cleft = ckey - counted.units[i]
+            if packs and (tokens or counted.ask(cleft, QUESTION_LIMIT)):
+                self._packs(key, i, r, left, is_kept)
+            if goes and self._homes(key, r, card, left, cleft, is_kept, homes):
+                return None
+        return homes
+
+    def _packs(self, key: bytes, i: i64, r: i64, left: int, is_kept: bool) -> None:
+        """Push the moves of the card or token of rank ``r`` leaving column ``i`` (``left``:
+        the position without it) onto every other column whose top is one rank above."""
+        tops = self.tops
+        seen = self.seen
+        for j in range(self.counted.ncols):
+            if tops[j] == r + 1 and j != i:
+                on: i64 = key[5 + 4 * j]
+                packed = left + self.unit[5 + 4 * j]
+                if is_kept:
+                    packed += self.bit[16 * j + on]
+                if packed not in seen:
+                    seen.add(packed)
+                    self.stack.append(packed)
+
+    def _homes(self, key: bytes, r: i64, card: i64, left: int, cleft: int, is_kept: bool,
+               homes: list[int]) -> bool:
+        """Add to ``homes`` the moves home of the unmoved ``card`` (-1: a token) of rank ``r``
+        leaving its column (``left``, ``cleft``: the position and counted position without
+        it): to each pile it may go to, not yet seen, whose counted position is not lost.
+        Whether one wins."""
+        kept = self.kept
+        for s in range(4):
+            if key[s] != r - 1:
+                continue
+            if card >= 0:  # an unmoved card goes home as itself
+                if card & 3 != s:
+                    continue
+            elif is_kept:  # a kept token goes home as itself
+                if s != kept:
+                    continue
+            elif s == kept or self._unmoved(key, r * 4 + s):
+                continue  # another token goes home as a suit whose card is a token
+            h = left + self.unit[s]
+            if r == 13 and all(key[t] == 13 for t in range(4) if t != s):
+                return True
+            if h not in self.seen and self.counted.ask(cleft + (1 << 4 * s), QUESTION_LIMIT):
+                if s == kept and r + self.window <= 13:
+                    homes.extend(self._named(h, r + self.window))
+                else:
+                    homes.append(h)
+        return False
 
     def _named(self, whole: int, rank: i64) -> list[int]:
         """The positions ``whole`` stands for once the kept card of ``rank`` comes into the

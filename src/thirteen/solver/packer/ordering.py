@@ -40,11 +40,7 @@ class Ordering(Position):
         ncols = self.ncols
         out = vec[i64](capacity=48)  # `entry` ints: score and move in one, so sorting is cheap
         urgency = self._urgencies() if self.weight else self._urg  # unguided: not read
-        first_space = -1
-        for j in range(ncols):
-            if not len(cols[j]):
-                first_space = j
-                break
+        first_space = self._first_space()
         space = self.space
         # which lone cards may move: none where spaces are never filled (R1), kings only
         # where only kings fill them (R2: a lone card into a space changes nothing)
@@ -90,12 +86,24 @@ class Ordering(Position):
         if self.worry:
             out = self._worry_moves(out, first_space)
         if self.noise:
-            rnd = self.rng.random
-            noise = float(self.noise)
-            for k in range(len(out)):
-                out[k] += int(noise * rnd()) << MOVE_BITS
+            self._add_noise(out)
         sort_moves(out)
         return out
+
+    def _first_space(self) -> i64:
+        """The first empty column, or -1: a card that goes into a space goes into this one
+        (the others are alike)."""
+        for j in range(self.ncols):
+            if not len(self.cols[j]):
+                return j
+        return -1
+
+    def _add_noise(self, out: vec[i64]) -> None:
+        """A probe's random noise, up to `noise`, added to the scores of the moves ``out``."""
+        rnd = self.rng.random
+        noise = float(self.noise)
+        for k in range(len(out)):
+            out[k] += int(noise * rnd()) << MOVE_BITS
 
     def _packs(self, card: i64, i: i64, n: i64, score: i64, urgency: vec[i64],
                out: vec[i64]) -> vec[i64]:
@@ -127,7 +135,7 @@ class Ordering(Position):
         self._stale = 0
         return urg
 
-    def _worry_moves(self, out: vec[i64], first_space: int) -> vec[i64]:
+    def _worry_moves(self, out: vec[i64], first_space: i64) -> vec[i64]:
         """Foundation tops back onto a column top they pack onto, or into the first space
         (R2), after every other move: they only give a card a host."""
         cols = self.cols

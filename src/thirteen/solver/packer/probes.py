@@ -48,12 +48,7 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
                 s.trail = append(s.trail, s.do(m))
                 s.auto()
                 if s.won():
-                    chain = [m & MOVE_MASK]
-                    j = idx
-                    for row in reversed(layers):
-                        chain.append(row[j] & MOVE_MASK)
-                        j = row[j] >> MOVE_BITS
-                    return "solved", replay(state, budget, chain[::-1]), ""
+                    return "solved", replay(state, budget, _chain(layers, idx, m)), ""
                 k = s.key()
                 if k not in seen:
                     seen.add(k)
@@ -70,19 +65,38 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
                 s.take_back(0)
         found.sort()
         row = vec[i64](sorted([f & (1 << 40) - 1 for f in found[:width]]))  # parents in order
-        kept: list[Snapshot] = []
-        last = -1
-        for f in row:
-            if f >> MOVE_BITS != last:
-                last = f >> MOVE_BITS
-                s.load(snaps[last])
-            s.trail = append(s.trail, s.do(f & MOVE_MASK))
-            s.auto()
-            kept.append(s.snapshot())
-            s.take_back(0)
         layers.append(row)
-        snaps = kept
+        snaps = _layer(s, snaps, row)
     return None
+
+
+def _chain(layers: list[vec[i64]], idx: int, m: i64) -> list[int]:
+    """The moves from the root of a beam to move ``m`` of position ``idx`` of its last layer,
+    read back through each layer's parents (`beam`)."""
+    chain = [m & MOVE_MASK]
+    j = idx
+    for row in reversed(layers):
+        chain.append(row[j] & MOVE_MASK)
+        j = row[j] >> MOVE_BITS
+    return chain[::-1]
+
+
+def _layer(s: _Search, snaps: list[Snapshot], row: vec[i64]) -> list[Snapshot]:
+    """The positions of a beam's next layer: each of ``row``'s moves (parent << MOVE_BITS |
+    move, parents in order) played from its parent in ``snaps``, with the safe moves home
+    after it. Kept as snapshots: the next layer goes from one to the next without a path of
+    moves between them."""
+    kept: list[Snapshot] = []
+    last = -1
+    for f in row:
+        if f >> MOVE_BITS != last:
+            last = f >> MOVE_BITS
+            s.load(snaps[last])
+        s.trail = append(s.trail, s.do(f & MOVE_MASK))
+        s.auto()
+        kept.append(s.snapshot())
+        s.take_back(0)
+    return kept
 
 
 def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,

@@ -206,11 +206,7 @@ class _Schedule:
     def _nested_turn(self) -> tuple[Verdict, list[IMove], str] | None:
         """Nested rollouts, half the probes' share."""
         clock = self.clock
-        if clock.nodes < NESTED_AFTER:
-            return None
-        part = self.share // 2
-        self.share -= part
-        self.owed += part
+        self.owed += self._part(NESTED_AFTER, 2)
         while self.owed > 0:
             self.runs += 1
             before = clock.nodes
@@ -224,11 +220,7 @@ class _Schedule:
     def _beam_turn(self) -> tuple[Verdict, list[IMove], str] | None:
         """The next beam, twice as wide as the last, a quarter of what the probes have left."""
         clock = self.clock
-        if clock.nodes < BEAM_AFTER:
-            return None
-        part = self.share // 4
-        self.share -= part
-        self.credit += part // BEAM_COST
+        self.credit += self._part(BEAM_AFTER, 4) // BEAM_COST
         if self.credit > 0:
             width = BEAM_FIRST << self.beams_run
             self.beams_run += 1
@@ -239,6 +231,16 @@ class _Schedule:
             if bv is not None:
                 return bv
         return None
+
+    def _part(self, after: int, divisor: int) -> int:
+        """What a part that joins after ``after`` positions takes of the share left this
+        round: a ``divisor``-th of it, or nothing before it joins (its debt stays nothing
+        until then, so it runs only once it has joined)."""
+        if self.clock.nodes < after:
+            return 0
+        part = self.share // divisor
+        self.share -= part
+        return part
 
     def _probes(self, late: bool) -> tuple[Verdict, list[IMove], str] | None:
         """The probes, the rest of the share: each `PROBE_UNIT` times the next term of Luby's

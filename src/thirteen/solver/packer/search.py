@@ -63,8 +63,6 @@ class _Search(DeadEnds):
         due: i64 = clock.due
         dead_check = self.dead_check
         late_cuts = self.stuck_on or self.counted is not None  # rules D3 and D4
-        auto_on = self.auto_on
-        cols = self.cols
         nodes: i64 = clock.nodes  # a local, written back before `check` and on leaving
         stop = nodes + limit
         while stack:
@@ -84,14 +82,10 @@ class _Search(DeadEnds):
             mark = len(self.trail)
             self.trail = append(self.trail, self.do(m))
             if not k:
-                if auto_on and (src < 0 or dst < 0 or (
-                        len(cols[src]) and self.safe_home(cols[src][-1]) != NOWHERE)):
-                    self.auto()
-                # only a move home can win
-                if (dst < 0 or len(self.trail) > mark + 1) and self.won():
+                k = self._after(src, dst, mark)
+                if not k:
                     clock.nodes = nodes
                     return "solved", self.prefix + [unpack(r) for r in self.trail], ""
-                k = self.key()
                 if k in tt:
                     self.take_back(mark)
                     continue
@@ -111,14 +105,32 @@ class _Search(DeadEnds):
                 if cut:
                     self.take_back(mark)
                     continue
-            self.marks = append(self.marks, mark)
-            stack.append(self.moves())
-            self.pos = append(self.pos, 0)
+            self._descend(mark)
             if nodes >= stop:
                 clock.nodes = nodes
                 return None
         clock.nodes = nodes
         return "unsolvable", [], "search space exhausted"
+
+    def _after(self, src: i64, dst: i64, mark: i64) -> bytes:
+        """The safe moves home after the move from column ``src`` to ``dst`` (played from
+        trail length ``mark``), then the `key` of the position; empty if it is won. Before the
+        move no safe move was left: only a move home, or the source's new top card, can
+        allow one, and only a move home can win."""
+        cols = self.cols
+        if self.auto_on and (src < 0 or dst < 0 or (
+                len(cols[src]) and self.safe_home(cols[src][-1]) != NOWHERE)):
+            self.auto()
+        if (dst < 0 or len(self.trail) > mark + 1) and self.won():
+            return b""
+        return self.key()
+
+    def _descend(self, mark: i64) -> None:
+        """Go one level down, into the position just entered (its records on the trail from
+        ``mark`` on), its moves to try."""
+        self.marks = append(self.marks, mark)
+        self.stack.append(self.moves())
+        self.pos = append(self.pos, 0)
 
     def _back_up(self) -> None:
         """Leave a level whose every move was tried: take its move back."""

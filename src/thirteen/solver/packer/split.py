@@ -140,41 +140,25 @@ class Split:
 
     def _search(self, i: int) -> tuple[Verdict, list[IMove], str] | None:
         """Depth-first from frontier position ``i`` for at most `cap` new positions, adding
-        each component that closes to `lost` (Tarjan: ``low`` holds, for each level, the
-        least index reached from it; a position's index is -1 once its component closed).
-        Leaves the search at the frontier position unless it finds a line."""
+        each component that closes to `lost` (`_Tarjan`). Leaves the search at the frontier
+        position unless it finds a line."""
         s = self.search
         clock = s.clock
         lost = self.lost
         root = self._enter(i)
         if not root:
             return None
-        index: dict[bytes, i64] = {root: 0}
-        tarjan = [root]  # the positions whose component is still open, in index order
-        path = [root]  # the position of each level
-        stack = [s.moves()]
-        pos = vec[i64]([0])
-        low = vec[i64]([0])
-        marks = vec[i64]([0])
+        dfs = _Tarjan(root, s.moves())
         nodes: i64 = 0
         due: i64 = clock.due
-        while stack:
-            top = len(pos) - 1
-            level = stack[top]
-            j = pos[top]
+        while dfs.stack:
+            top = len(dfs.pos) - 1
+            level = dfs.stack[top]
+            j = dfs.pos[top]
             if j == len(level):
-                stack.pop()
-                pos, _ = pop(pos)
-                low, least = pop(low)
-                marks, mark = pop(marks)
-                here = path.pop()
-                if least == index[here]:
-                    _close(here, tarjan, index, lost)
-                elif least < low[top - 1]:
-                    low[top - 1] = least
-                s.take_back(mark)
+                s.take_back(dfs.leave(lost))
                 continue
-            pos[top] = j + 1
+            dfs.pos[top] = j + 1
             m = level[j]
             mark = len(s.trail)
             k = s.peek((m >> 8 & 31) - 4, (m >> 4 & 15) - 2)  # read before playing
@@ -186,10 +170,10 @@ class Split:
                     line = replay(self.state, self.budget, self.chains[i])
                     return "solved", line + [unpack(r) for r in s.trail], ""
                 k = s.key()
-            seen = index.get(k, -2)
+            seen = dfs.index.get(k, -2)
             if seen != -2 or hash(k) in lost:
-                if seen >= 0 and seen < low[top]:
-                    low[top] = seen
+                if seen >= 0 and seen < dfs.low[top]:
+                    dfs.low[top] = seen
                 s.take_back(mark)
                 continue
             if not played:
@@ -197,23 +181,59 @@ class Split:
             nodes += 1
             clock.nodes += 1
             if clock.nodes >= due:
-                clock.check(self.held() + len(index) * SPLIT_INDEX_BYTES)
+                clock.check(self.held() + len(dfs.index) * SPLIT_INDEX_BYTES)
                 due = clock.due
             if s.dead() or (s.changed(m, mark) and s.hopeless()):
                 lost.add(hash(k))
                 s.take_back(mark)
                 continue
-            index[k] = len(index)
-            tarjan.append(k)
-            path.append(k)
-            stack.append(s.moves())
-            pos = append(pos, 0)
-            low = append(low, len(index) - 1)
-            marks = append(marks, mark)
+            dfs.enter(k, s.moves(), mark)
             if nodes >= self.cap:
                 s.take_back(0)
                 return None
         return None
+
+
+class _Tarjan:
+    """The levels of a frontier position's depth-first search, with Tarjan's bookkeeping:
+    each position's index in the order entered, and for each level the least index reached
+    from it (``low``); a position's index is -1 once its component closed."""
+
+    def __init__(self, root: bytes, moves: vec[i64]) -> None:
+        self.index: dict[bytes, i64] = {root: 0}
+        self.tarjan = [root]  # the positions whose component is still open, in index order
+        self.path = [root]  # the position of each level
+        self.stack = [moves]  # each level's moves (`entry` ints, best first)
+        self.pos = vec[i64]([0])  # and the next of them to try
+        self.low = vec[i64]([0])
+        self.marks = vec[i64]([0])  # where each level's records start on the trail
+
+    def enter(self, k: bytes, moves: vec[i64], mark: i64) -> None:
+        """Go one level down, into the new position ``k`` (played from trail length
+        ``mark``), with its ``moves`` to try."""
+        self.index[k] = len(self.index)
+        self.tarjan.append(k)
+        self.path.append(k)
+        self.stack.append(moves)
+        self.pos = append(self.pos, 0)
+        self.low = append(self.low, len(self.index) - 1)
+        self.marks = append(self.marks, mark)
+
+    def leave(self, lost: set[int]) -> i64:
+        """Leave the deepest level, its every move tried: if it is the first position of its
+        component, the component closes, lost (`_close`); else what it reached counts for
+        the level above. Returns the trail length to take back to."""
+        top = len(self.pos) - 1
+        self.stack.pop()
+        self.pos, _ = pop(self.pos)
+        self.low, least = pop(self.low)
+        self.marks, mark = pop(self.marks)
+        here = self.path.pop()
+        if least == self.index[here]:
+            _close(here, self.tarjan, self.index, lost)
+        elif least < self.low[top - 1]:
+            self.low[top - 1] = least
+        return mark
 
 
 def _close(here: bytes, tarjan: list[bytes], index: dict[bytes, i64], lost: set[int]) -> None:
