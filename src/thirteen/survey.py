@@ -284,9 +284,7 @@ def survey(
 ) -> Summary:
     """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes;
     the Calculation family's fair player plays each deal too unless ``fair`` is False.
-
-    ``on_row`` is called after each row is committed (tests use it to interrupt a survey).
-    """
+    ``on_row`` is called after each row is committed (tests use it to interrupt a survey)."""
     variant = get_variant(variant) if isinstance(variant, str) else variant
     spans = parse_deals(deals) if isinstance(deals, str) else deals
     workers = workers or os.cpu_count() or 1
