@@ -150,7 +150,7 @@ def test_no_verdict_where_cards_are_hidden() -> None:
     game = Game.new("castles-in-spain", 1)
     assert game.state.hides_cards
     verdicts = Verdicts()
-    with pytest.raises(AssertionError):
+    with pytest.raises(ValueError, match="hides cards"):
         verdicts.put(game.state, Known("unknown"))
     assert verdicts.infer(game.positions, game.moves) is None
     assert verdicts.hint(game.state, game.positions) is None

@@ -63,11 +63,10 @@ class _Model:
         self.cards = _cards(state)
         self.slots = len(self.cards) + 2
         self.m = cp_model.CpModel()
-        self.feasible = True
         self.home = [self._home_time(c) for c in self.cards]
-        self.goes_to: dict[tuple[int, int], cp_model.IntVar] = {}  # (card, foundation)
+        self.goes_to: list[dict[int, cp_model.IntVar]] = []  # card -> foundation -> literal
         self.on: list[list[cp_model.IntVar]] = []  # card -> a literal per waste pile
-        self._foundations()
+        self.feasible = self._foundations()
         self._piles()
         self._stacks()
 
@@ -81,9 +80,10 @@ class _Model:
         self.m.add(time == self.slots * turn + slot)
         return time, turn
 
-    def _foundations(self) -> None:
+    def _foundations(self) -> bool:
         """Each foundation takes each rank it still wants from exactly one card, in its
-        order: its k-th card goes home strictly before its (k+1)-th."""
+        order: its k-th card goes home strictly before its (k+1)-th. False when no card or
+        no foundation is left for some rank or card (the model is then plainly infeasible)."""
         wanted: dict[tuple[int, int], cp_model.IntVar] = {}  # (foundation, place) -> time
         places = []
         for f, pile in enumerate(self.state.foundations):
@@ -95,18 +95,17 @@ class _Model:
                     self.m.add(wanted[f, k] > wanted[f, k - 1])
         takers: dict[tuple[int, int], list[cp_model.IntVar]] = {key: [] for key in wanted}
         for i, card in enumerate(self.cards):
-            options = []
-            for f, place in enumerate(places):
-                if card.rank in place:
-                    lit = self.goes_to[i, f] = self.m.new_bool_var("")
-                    self.m.add(self.home[i][0] == wanted[f, place[card.rank]]).only_enforce_if(lit)
-                    takers[f, place[card.rank]].append(lit)
-                    options.append(lit)
-            self.m.add_exactly_one(options)
+            options = {f: self.m.new_bool_var("") for f, place in enumerate(places)
+                       if card.rank in place}
+            for f, lit in options.items():
+                k = places[f][card.rank]
+                self.m.add(self.home[i][0] == wanted[f, k]).only_enforce_if(lit)
+                takers[f, k].append(lit)
+            self.m.add_exactly_one(options.values())
+            self.goes_to.append(options)
         for lits in takers.values():
             self.m.add_exactly_one(lits)
-        self.feasible = all(takers.values()) and all(
-            any(card.rank in p for p in places) for card in self.cards)
+        return all(takers.values()) and all(self.goes_to)
 
     def _piles(self) -> None:
         """A waste pile for every card: its own for a card in the waste; any for a stock card
@@ -139,12 +138,13 @@ class _Model:
                 self.m.add(self.home[b][0] < self.home[a][0]).only_enforce_if([under, same])
 
     def line(self, solver: cp_model.CpSolver) -> tuple[Move, ...]:
-        """The moves of a solution: placements and moves home in time order (a move home
-        at a placement's time comes first); a stock card that goes home before anything
-        else happens goes straight from the stock."""
+        """The moves of a solution: placements and moves home in time order (never at the
+        same time: placements are at multiples of ``slots``, moves home between them); a
+        stock card that goes home before anything else happens goes straight from the
+        stock."""
         events = []
         for i, card in enumerate(self.cards):
-            f = next(f for (j, f), lit in self.goes_to.items() if j == i and solver.value(lit))
+            f = next(f for f, lit in self.goes_to[i].items() if solver.value(lit))
             pile = next(q for q, lit in enumerate(self.on[i]) if solver.value(lit))
             events.append((solver.value(self.home[i][0]), 0, pile, f))
             if card.pile is None:

@@ -125,7 +125,8 @@ class Verdicts:
     def put(self, state: State, known: Known) -> Known:
         """Keep ``known`` for ``state`` (a position that hides no card); a line longer than
         `LINE` is dropped, its verdict kept."""
-        assert not state.hides_cards, "a verdict on hidden cards"
+        if state.hides_cards:  # a caller's bug: never keep what rests on hidden cards
+            raise ValueError("no verdict is kept for a position that hides cards")
         if len(known.line) > LINE:
             known = Known(known.verdict)
         self.known[state] = known
