@@ -20,8 +20,10 @@ players (429, 503 past the solver's wait limit, 409 for a game changed under a s
 counted, not errors.
 
 Without --url it starts its own server (uvicorn, one process) on a free port and a fresh
-database in a temporary folder. A player pauses between requests uniformly 0 to twice
---think; ``--think 0`` is flat out, where latency is queueing (Little's law).
+database in a temporary folder. The players are spread over --clients processes. A player
+pauses between requests uniformly 0 to twice --think; ``--think 0`` is flat out, where
+latency is queueing (Little's law). Each kind of answer is also timed by the server itself
+(its Server-Timing header): the rest is the network, the clients and waiting for a core.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -50,15 +53,27 @@ KINDS = {"moves": "move", "undo": "move", "games": "new game", "analysis": "anal
 
 
 @dataclass
-class Player:
-    c: httpx.AsyncClient
-    rng: random.Random
+class Tally:
+    """What a player's requests got: timed answers by kind, refusals, errors, analyses by
+    verdict, and each game's moves as last answered."""
+
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    app: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # Server-Timing
     refused: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     errors: list[str] = field(default_factory=list)
     answered: dict[int, list[str]] = field(default_factory=dict)  # game id -> moves
     verdicts: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # analyses'
     tolerate: bool = False  # refusals are expected (a hammering player)
+
+    def tally(self) -> Tally:
+        """The record alone, to send back from a client process."""
+        return Tally(**{f.name: getattr(self, f.name) for f in fields(Tally)})
+
+
+@dataclass(kw_only=True)
+class Player(Tally):
+    c: httpx.AsyncClient
+    rng: random.Random
 
     async def call(self, method: str, path: str,
                    body: dict[str, Any] | None = None) -> dict[str, Any] | None:
@@ -79,6 +94,9 @@ class Player:
                 self.errors.append(f"{method} {path}: {r.status_code} {r.text[:200]}")
             return None
         self.times[kind].append(took)
+        timing = r.headers.get("server-timing", "")
+        if timing.startswith("app;dur="):
+            self.app[kind].append(float(timing[8:]) / 1000)
         data: dict[str, Any] = r.json()
         if kind == "analysis":
             self.verdicts["busy" if data.get("busy") else str(data["verdict"])] += 1
@@ -154,10 +172,12 @@ def client(url: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=url, timeout=60)
 
 
-async def run(args: argparse.Namespace, url: str) -> list[Player]:
-    """The players after the run; in the solver scenario the last one is the hint player."""
+async def run(args: argparse.Namespace, url: str, group: int) -> list[Tally]:
+    """The players of client process ``group`` (every --clients-th player) after the run; in
+    the solver scenario the first process also runs the hint player, last in its list."""
     end = time.perf_counter() + args.seconds
-    ps = [Player(client(url), random.Random(args.seed * 1000 + i)) for i in range(args.players)]
+    ps = [Player(c=client(url), rng=random.Random(args.seed * 1000 + i))
+          for i in range(group, args.players, args.clients)]
     for p in ps:  # a cookie first, which the player's parallel requests then share
         (await p.c.get("/api/stats")).raise_for_status()
     if args.scenario == "page":
@@ -166,16 +186,32 @@ async def run(args: argparse.Namespace, url: str) -> list[Player]:
         for p in ps:
             p.tolerate = True
         jobs = [hammer(p, end) for p in ps for _ in range(args.parallel)]
-        ps.append(Player(client(url), random.Random(args.seed)))
-        (await ps[-1].c.get("/api/stats")).raise_for_status()
-        jobs.append(hint_player(ps[-1], end, args.think))
+        if group == 0:
+            ps.append(Player(c=client(url), rng=random.Random(args.seed)))
+            (await ps[-1].c.get("/api/stats")).raise_for_status()
+            jobs.append(hint_player(ps[-1], end, args.think))
     await asyncio.gather(*jobs)
     for p in ps:
         await p.c.aclose()
-    return ps
+    return [p.tally() for p in ps]
 
 
-def lost_moves(db: str, players: list[Player]) -> tuple[int, int]:
+def client_process(args: argparse.Namespace, url: str, group: int) -> list[Tally]:
+    return asyncio.run(run(args, url, group))
+
+
+def run_clients(args: argparse.Namespace, url: str) -> list[Tally]:
+    """Every player's tally, from --clients processes (players' requests come from many
+    machines, not one Python process whose own turns would be timed with the server's); in
+    the solver scenario the hint player's last."""
+    with ProcessPoolExecutor(args.clients) as pool:
+        groups = list(pool.map(client_process, [args] * args.clients, [url] * args.clients,
+                               range(args.clients)))
+    hint = [groups[0].pop()] if args.scenario == "solver" else []
+    return [t for g in groups for t in g] + hint
+
+
+def lost_moves(db: str, players: list[Tally]) -> tuple[int, int]:
     """(games whose stored moves differ from the last answer, games checked)."""
     bad = checked = 0
     with sqlite3.connect(db) as c:
@@ -194,22 +230,30 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 1000) - 1]
 
 
-def table(players: list[Player], title: str) -> dict[str, float]:
-    """Print count, p50, p99 and max by kind of request; the p99s in seconds."""
+def table(players: list[Tally], title: str) -> dict[str, float]:
+    """Print count, p50, p99 and max by kind of request as the players saw them, and the p99
+    of the server's own time (its Server-Timing: from the request's arrival at the app to the
+    answer; the rest is the network, the players' own process and waiting for a core); the
+    p99s in seconds."""
     times: dict[str, list[float]] = defaultdict(list)
+    app: dict[str, list[float]] = defaultdict(list)
     refused: dict[str, int] = defaultdict(int)
     for p in players:
         for kind, ts in p.times.items():
             times[kind] += ts
+        for kind, ts in p.app.items():
+            app[kind] += ts
         for kind, n in p.refused.items():
             refused[kind] += n
     print(f"{title}:\n  {'kind':<9} {'answers':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-          f" {'refused':>7}")
+          f" {'refused':>7} {'app p99':>8}")
     for kind in sorted(set(times) | set(refused)):
         ts = sorted(times[kind])
         p50, p99 = (1000 * pct(ts, q) for q in (0.5, 0.99))
         top = 1000 * ts[-1] if ts else 0.0
-        print(f"  {kind:<9} {len(ts):>7} {p50:>8.1f} {p99:>8.1f} {top:>8.1f} {refused[kind]:>7}")
+        own = 1000 * pct(sorted(app[kind]), 0.99)
+        print(f"  {kind:<9} {len(ts):>7} {p50:>8.1f} {p99:>8.1f} {top:>8.1f} {refused[kind]:>7}"
+              f" {own:>8.1f}")
     verdicts: dict[str, int] = defaultdict(int)
     for p in players:
         for verdict, n in p.verdicts.items():
@@ -231,6 +275,8 @@ def main() -> int:
     ap.add_argument("--hint-rate", type=float, default=0.05, help="page: hints per move")
     ap.add_argument("--parallel", type=int, default=4,
                     help="solver: requests each hammering player keeps in flight")
+    ap.add_argument("--clients", type=int, default=2,
+                    help="processes the players are spread over (default 2)")
     ap.add_argument("--url", help="an already running server (no kill check then)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-moves", type=int, default=300,
@@ -249,7 +295,7 @@ def main() -> int:
         server = ServerProcess(Path(tmp.name) / "load.sqlite3").start()
         url = server.url
     try:
-        ps = asyncio.run(run(args, url))
+        ps = run_clients(args, url)
     finally:
         if server is not None:
             server.kill()  # SIGKILL: whatever was answered must already be on disk

@@ -4,6 +4,7 @@ SQLite file: every endpoint, and bad input of every kind gets a 4xx and changes 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -140,6 +141,7 @@ def test_openapi_and_pages(alice: httpx.Client) -> None:
         r = alice.get(path)
         assert r.status_code == 200 and "<!doctype html>" in r.text
         assert "script-src 'self'" in r.headers["content-security-policy"]
+        assert re.fullmatch(r"app;dur=\d+\.\d", r.headers["server-timing"])  # the server's time
     for path in ("/static/js/main.js", "/static/style.css", "/static/favicon.svg"):
         assert alice.get(path).status_code == 200
     assert "http" not in alice.get("/").text.replace("http://www.w3.org/2000/svg", "")

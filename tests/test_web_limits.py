@@ -14,7 +14,7 @@ import anyio
 import httpx
 import pytest
 
-from thirteen.web.fair import NICE, Busy, FairSolver, Late, in_processes
+from thirteen.web.fair import Busy, FairSolver, Late, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
 
@@ -164,13 +164,14 @@ def test_a_job_of_its_own_wait_limit() -> None:
 def test_solver_processes_run_at_the_lowest_priority() -> None:
     """The solver's worker processes give way to the server's: a move is answered at once
     however busy the solver is."""
-    niceness: list[int] = []
+    policies: list[int] = []
 
     async def main() -> None:
-        niceness.append(await in_processes(1)(os.nice, 0))
+        policies.append(await in_processes(1)(os.sched_getscheduler, 0))
 
     _run(main)
-    assert niceness == [NICE] and NICE == 19
+    assert policies == [os.SCHED_IDLE]
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the server's own process is not lowered
 
 
 def test_bucket() -> None:
