@@ -40,8 +40,9 @@ EMPTY_PILE_COST = 3.0
 ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
 ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
 #: Positions the move search may spend before the scheduling model takes over, by the number
-#: of decks: about what the model needs for a hard deal (about a second with one deck, up to a
-#: minute with two: docs/benchmarks.md, *Calculation family: thoughtful solver*).
+#: of decks: a few seconds of search, while the model needs about a second for a hard deal with
+#: one deck and up to half a minute with two (docs/benchmarks.md, *Calculation family:
+#: thoughtful solver*).
 MOVE_SEARCH_NODES = {1: 200_000, 2: 3_000_000}
 #: New positions of the unwinding game (rule R1) one position of the search may ask for.
 UNWIND_CAP = 200
