@@ -36,6 +36,7 @@ from thirteen.tui import (
 from thirteen.tui.keys import GAME_KEYS, prompt
 from thirteen.tui.places import PileRef, Selection
 from thirteen.variants import get_variant
+from thirteen.verdicts import Known
 
 # A winning line of Baker's Dozen deal 9 (found once by the solver, kept as data).
 WIN_TEXT = (
@@ -301,7 +302,8 @@ async def test_no_winning_line(store: Store) -> None:
     app = app_for(store)
     async with app.run_test() as pilot:
         await pilot.press("b", "b")
-        app.assistant.line_checked("unsolvable", 1)  # what the background check reports
+        # what the background check reports
+        app.assistant.line_checked(app.game.state, Known("unsolvable"), 1)
         assert "No winning line remains" in app.message
         app.assistant.hint_answer(Hint(None, "unsolvable", "dead end"), 1)  # a hint says so too
         await pilot.pause()
@@ -527,3 +529,26 @@ async def test_help_that_fits_says_nothing_more(store: Store) -> None:
         box = app.screen.query_one("#help-box", VerticalScroll)
         assert box.max_scroll_y == 0
         assert "Esc closes" in shown_lines(box)[-1] and "more" not in shown_lines(box)[-1]
+
+
+@pytest.mark.asyncio
+async def test_checks_and_hints_along_a_known_line_need_no_search(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a search found a winning line, the check after each move along it and the hint
+    come from the line (`verdicts`): no search is started."""
+    app = ThirteenApp("bakers-dozen", 9, store, show_clock=False, use_solver=True)
+    async with app.run_test() as pilot:
+        state = app.game.state
+        result = solver.solve(state, solver.Budget(max_seconds=30))
+        assert result.verdict == "solved"
+        app.assistant.line_checked(state, Known("solved", result.moves), 0)
+        searches: list[object] = []
+        monkeypatch.setattr(solver, "solve", lambda *a, **k: searches.append(a))
+        monkeypatch.setattr(solver, "hint", lambda *a, **k: searches.append(a))
+        for m in result.moves[:3]:
+            app.game.push(m)
+            app.after_change()
+        app.assistant.hint()
+        await pilot.pause()
+        assert searches == [] and app.hint_move == result.moves[3]
+        assert app.assistant.verdicts.get(app.game.state) == Known("solved", result.moves, 3)

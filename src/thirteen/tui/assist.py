@@ -15,6 +15,7 @@ from .. import solver
 from ..game import Game, State
 from ..moves import Move
 from ..session import Changed, choose_deal
+from ..verdicts import Known, Verdicts
 from .places import FOUNDATION_KINDS
 from .words import move_words
 
@@ -45,6 +46,7 @@ class Assistant:
     def __init__(self, app: ThirteenApp) -> None:
         self.app = app
         self._checking = self._check_again = False
+        self.verdicts = Verdicts()  # what the searches found: most checks and hints need none
 
     def hint(self) -> None:
         app = self.app
@@ -54,9 +56,20 @@ class Assistant:
         if not app.use_solver:
             self._show_hint(fallback_hint(app.game), "")
             return
+        state, seen = app.session.position()
+        known = self.verdicts.hint(state, seen)
+        if known is not None:
+            self.hint_answer(known, len(app.game.moves))
+            return
         budget = solver.Budget(max_seconds=HINT_SECONDS)
+
+        def answer(result: solver.Hint, moves_then: int) -> None:
+            if result.line and not state.hides_cards:
+                self.verdicts.put(state, Known("solved", result.line))
+            self.hint_answer(result, moves_then)
+
         self._ask("Thinking...", lambda state, seen: solver.hint(state, budget, seen),
-                  self.hint_answer, self._hint_failed)
+                  answer, self._hint_failed)
 
     def _ask(self, busy: str, ask: Callable[[State, tuple[State, ...]], Answer],
              answer: Callable[[Answer, int], None], failed: Callable[[str], None]) -> None:
@@ -147,11 +160,17 @@ class Assistant:
         app.say(f"{prefix}Hint: {move_words(app.game.state, move)}{extra}", "good")
 
     def check(self) -> None:
-        """In the background, ask the solver whether a winning line remains (only where every
-        card is in sight, so that the answer gives nothing hidden away)."""
+        """Say whether a winning line remains: from what is known of the game's earlier
+        positions (`verdicts`) at once, else by a search in the background; only where every
+        card is in sight, so that the answer gives nothing hidden away."""
         app = self.app
         state = app.game.state
         if state.hides_cards or not app.use_solver:
+            return
+        known = self.verdicts.infer(app.game.positions, app.game.moves)
+        if known is not None:
+            self._check_again = False  # a search in flight is for a position left behind
+            self._tell(known.verdict)
             return
         if self._checking:  # one search at a time; the latest position is checked next
             self._check_again = True
@@ -160,24 +179,32 @@ class Assistant:
         moves_then = len(app.game.moves)
 
         def work() -> None:
-            verdict = ""
+            known = None
             try:
                 budget = solver.Budget(max_seconds=CHECK_SECONDS, max_nodes=CHECK_NODES)
-                verdict = str(solver.solve(state, budget).verdict)
+                result = solver.solve(state, budget)
+                known = Known(result.verdict, result.moves)
             except Exception:  # a failing check is no answer, and no message
                 pass
-            app.call_from_thread(self.line_checked, verdict, moves_then)
+            app.call_from_thread(self.line_checked, state, known, moves_then)
 
         app.run_worker(work, thread=True, group="check")
 
-    def line_checked(self, verdict: str, moves_then: int) -> None:
-        """The check's ``verdict`` on the position ``moves_then`` moves into the game."""
+    def line_checked(self, state: State, known: Known | None, moves_then: int) -> None:
+        """The check's answer (None if it failed) on ``state``, ``moves_then`` moves into the
+        game: kept for the positions that follow, and said if the game is still there."""
         self._checking = False
+        if known is not None:
+            self.verdicts.put(state, known)
         if self._check_again:
             self.check()
             return
+        if known is not None and len(self.app.game.moves) == moves_then:
+            self._tell(known.verdict)
+
+    def _tell(self, verdict: str) -> None:
         app = self.app
-        if verdict == "unsolvable" and len(app.game.moves) == moves_then and not app.ended:
+        if verdict == "unsolvable" and not app.ended:
             app.say("No winning line remains from here: undo (u) or deal again (n).", "error")
 
     def find_deal(self, wanted: solver.Wanted) -> None:

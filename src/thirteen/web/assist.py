@@ -13,12 +13,12 @@ from fastapi import APIRouter, HTTPException
 from .. import session as lifecycle
 from ..game import Game
 from ..moves import MoveError
+from ..verdicts import Known
 from . import solving
 from .fair import Late
 from .models import AnalysisOut, GameOut, HintAnswer, errors
 from .play import GameId
 from .server import Player, Server, ServerDep
-from .verdicts import Known
 from .view import annotate_text, game_out
 
 router = APIRouter(prefix="/api/games", tags=["play"])

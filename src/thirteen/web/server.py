@@ -17,9 +17,9 @@ from .. import session as lifecycle
 from ..game import Game, State
 from ..moves import Move
 from ..store import Store, new_token
+from ..verdicts import Verdicts
 from .fair import Busy, FairSolver, Late
 from .limits import Bucket, Limits
-from .verdicts import Verdicts
 
 T = TypeVar("T")
 

@@ -23,7 +23,7 @@ from ..session import choose_deal
 from ..solver import Budget, Hint, Played, Wanted, solve, solve_for_me
 from ..solver import hint as solver_hint
 from ..variants import Variant
-from .verdicts import Known
+from ..verdicts import Known
 
 log = logging.getLogger("thirteen.web")
 

@@ -1,6 +1,7 @@
-"""What the solver found about positions, kept for every player (`Verdicts`), so that most
-analyses and hints need no solver job: a page asks for the analysis after every move, and a
-search per move asks more of the cores than they have.
+"""What the solver found about positions (`Verdicts`), kept so that most checks and hints
+along a game need no search: the page and the terminal ask after every move whether a winning
+line remains, and a search per move asks more of the cores than they have (the web server
+keeps one for every player, the terminal one for its session).
 
 A verdict on a position follows from what is known of an earlier position of the same game:
 
@@ -25,10 +26,10 @@ from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..game import State
-from ..moves import IllegalMove, Move, Place
-from ..packer import PackerState
-from ..solver import Hint, line_hint
+from .game import State
+from .moves import IllegalMove, Move, Place
+from .packer import PackerState
+from .solver import Hint, line_hint
 
 SIZE = 5000  # positions kept
 LINE = 500  # moves: a longer winning line is not kept (its position's verdict is)

@@ -1,4 +1,4 @@
-"""What the server knows of positions (`web.verdicts`): verdicts that follow from an earlier
+"""What is known of positions (`verdicts`): verdicts that follow from an earlier
 position of a game with no search, within bounds, never about a position that hides cards;
 and in the server, analyses and hints along a known line that start no solver job, an analysis
 that does not wait long for a busy solver, and a move answered while the solver is busy."""
@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from thirteen.game import Game
 from thirteen.moves import Move
 from thirteen.solver import Budget, solve
+from thirteen.verdicts import LINE, Known, Verdicts, mended
 from thirteen.web import solving
 from thirteen.web.app import create_app
 from thirteen.web.fair import FairSolver
-from thirteen.web.verdicts import LINE, Known, Verdicts, mended
 
 T = TypeVar("T")
 SEEN_GAMES = ["bakers-dozen", "spanish-patience", "good-measure", "portuguese-solitaire",
