@@ -56,6 +56,14 @@ def test_placeholders_the_data_cannot_fill_are_refused(monkeypatch: pytest.Monke
         page(FOLDER, "{{good-measure:deals}}")
     with pytest.raises(ValueError, match="colour"):
         page(FOLDER, "{{bisley:colour}}")
+    calc = data.read_file(ROOT / FOLDER / ("calculation" + data.SUFFIX))
+    played = [r for r in calc if r["fair_verdict"] is not None]
+    won = sum(r["fair_verdict"] == "won" for r in played)
+    fair = page(FOLDER, "{{calculation:fair}}\n")
+    assert fair.startswith(f"{100 * won / len(played):.1f}% [")
+    assert fair.endswith("played)\n") and f"{len(played):,} played" in fair
+    with pytest.raises(ValueError, match="fair player of bisley"):  # it plays no open game
+        page(FOLDER, "{{bisley:fair}}")
 
 
 @pytest.mark.parametrize("args", [

@@ -10,6 +10,7 @@ that are filled from the data:
 - ``{{STEM:FIELD}}``, STEM a data file's name without ``.csv.gz``: ``deals``, ``range``,
   ``solved``, ``unsolvable``, ``unknown``, ``winnable``, ``interval``, ``low`` (the interval's
   lower bound), ``lost`` (the deals proved unwinnable, or a link to their list when long),
+  ``fair`` (the fair player's rate and interval, and the deals it played),
   ``contains:P`` (``contains`` or ``does not contain``: whether the interval holds P percent).
 
 A placeholder the data cannot fill is an error, not a blank: the page is never half made.
@@ -71,7 +72,7 @@ def value(s: Section, field: str, folder: str) -> str:
         "solved": lambda: f"{f.won:,}", "unsolvable": lambda: f"{f.lost:,}",
         "unknown": lambda: f"{f.unknown:,}", "winnable": f.estimate,
         "interval": f.interval_text, "low": lambda: pct(f.interval[0], f.digits),
-        "lost": lambda: lost_text(s, folder),
+        "lost": lambda: lost_text(s, folder), "fair": lambda: fair_text(s),
     }
     if field not in figures:
         raise ValueError(f"the odds template asks for {field!r} of {s.game}: no such figure")
@@ -110,6 +111,15 @@ def grades_text(s: Section) -> str:
     count = {k: f"{len(g.deals[k][0]):,}" for k in grades.GRADES}
     return (f"easy at most {low:,} positions ({count['easy']} deals), medium {low + 1:,} to "
             f"{high:,} ({count['medium']}), hard more than {high:,} ({count['hard']})")
+
+
+def fair_text(s: Section) -> str:
+    """The fair player's rate and interval, and the deals it played."""
+    fair = s.fair_figure()
+    if fair is None:
+        raise ValueError(f"the odds template asks for the fair player of {s.game}, "
+                         "which played no deal of the data")
+    return f"{fair.estimate()} {fair.interval_text()} ({s.fair_deals()})"
 
 
 def details(s: Section, folder: str) -> str:
