@@ -1,6 +1,7 @@
 """Around every request: bodies above a limit refused before the app reads them, protective
-headers and a new player's cookie on every answer, slow answers logged, and schema errors
-answered in one line (`validation_error`)."""
+headers, a new player's cookie and the app's own time (``Server-Timing``, which a load test
+reads to tell the server's work from the wait for a core) on every answer, slow answers
+logged, and schema errors answered in one line (`validation_error`)."""
 
 from __future__ import annotations
 
