@@ -303,6 +303,23 @@ def test_a_no_fair_retry_keeps_the_stored_fair_verdict(tmp_path: Path,
                                    ("solved", 20_000, "lost", 0.001)]
 
 
+def test_a_retry_does_not_play_the_fair_player(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal solved again by --retry-unknown keeps the fair verdict it has, or none, even
+    where the survey plays the fair player: the fair figure stays over the deals it was
+    asked for, not also over those the solver found hard."""
+    monkeypatch.setattr("thirteen.solver.fair_play", no_fair_play)
+    db = tmp_path / "retry.sqlite3"
+    with connect(db) as c:
+        store_row(c, fake_row("calculation", 3, "unknown", 0.5, None))
+        store_row(c, fake_row("calculation", 4, "unknown", 0.5, None, fair="lost"))
+    c.close()
+    again = survey("calculation", "3-4", db, workers=1, retry_unknown=True, **CALC_BUDGET)
+    assert again.solved_now == 2 and not again.errors
+    assert [(r["verdict"], r["fair_verdict"]) for r in rows(db)] == [("solved", None),
+                                                                      ("solved", "lost")]
+
+
 def test_merge_keeps_decided_verdicts_and_fair_verdicts() -> None:
     def row(verdict: str, fair: str | None, nodes: int) -> Row:
         return {"verdict": verdict, "nodes": nodes, "fair_verdict": fair,

@@ -211,6 +211,11 @@ def _stored(retry_unknown: bool) -> str:
             + (" AND verdict != 'unknown'" if retry_unknown else ""))
 
 
+def is_stored(db: sqlite3.Connection, game: str, options: str, deal: int) -> bool:
+    return db.execute("SELECT 1 FROM survey WHERE game = ? AND options = ? AND deal = ?",
+                      (game, options, deal)).fetchone() is not None
+
+
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],
                retry_unknown: bool = False) -> Iterator[int]:
     """Deals of ``spans`` not yet stored, ascending, as they are asked for: a merge with the
@@ -283,7 +288,8 @@ def survey(
     on_row: Callable[[Row], None] | None = None,
 ) -> Summary:
     """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes;
-    the Calculation family's fair player plays each deal too unless ``fair`` is False.
+    the Calculation family's fair player plays each new deal too unless ``fair`` is False
+    (``retry_unknown`` solves the stored unknowns again, without it).
     ``on_row`` is called after each row is committed (tests use it to interrupt a survey)."""
     variant = get_variant(variant) if isinstance(variant, str) else variant
     spans = parse_deals(deals) if isinstance(deals, str) else deals
@@ -299,7 +305,11 @@ def survey(
         todo = todo_deals(db, variant.name, key, spans, retry_unknown)
         left = total - summary.stored_before
         options = tuple(sorted(variant.options().items()))
-        tasks = (Task(variant.name, options, d, max_seconds, max_nodes, max_mb, fair)
+        # a retry is of the thoughtful verdict: a deal solved again keeps the fair verdict it
+        # has, or none (a fair game played only on the deals the solver found hard would
+        # bias the fair figure)
+        tasks = (Task(variant.name, options, d, max_seconds, max_nodes, max_mb,
+                      fair and not (retry_unknown and is_stored(db, variant.name, key, d)))
                  for d in todo)
         bar = _Progress(variant.title, total, summary.stored_before, enabled=progress)
 
