@@ -44,26 +44,31 @@ def test_the_page_has_every_data_file_and_its_figures(monkeypatch: pytest.Monkey
                                  if g not in surveyed) or "none")
 
 
-def test_placeholders_the_data_cannot_fill_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+def test_placeholders_the_data_cannot_fill_are_refused(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    # a folder of just the files asked about: the page reads every file of its folder
+    for name in ("bisley", "spanish-patience-ii.worry-back", "calculation"):
+        for suffix in (data.SUFFIX, data.UNSOLVABLE):
+            (tmp_path / (name + suffix)).write_bytes((ROOT / FOLDER / (name + suffix)).read_bytes())
+    monkeypatch.chdir(tmp_path)
     rows = data.read_file(ROOT / FOLDER / ("bisley" + data.SUFFIX))
     lost = sum(r["verdict"] == "unsolvable" for r in rows)
     counted = f"{lost:,} of {len(rows):,}\n"
-    assert page(FOLDER, "{{bisley:unsolvable}} of {{bisley:deals}}\n") == counted
-    assert page(FOLDER, "{{spanish-patience-ii.worry-back:contains:99.863}}\n") == "contains\n"
-    assert page(FOLDER, "{{bisley:contains:99.9}}\n") == "does not contain\n"
+    assert page(".", "{{bisley:unsolvable}} of {{bisley:deals}}\n") == counted
+    assert page(".", "{{spanish-patience-ii.worry-back:contains:99.863}}\n") == "contains\n"
+    assert page(".", "{{bisley:contains:99.9}}\n") == "does not contain\n"
     with pytest.raises(ValueError, match="good-measure"):
-        page(FOLDER, "{{good-measure:deals}}")
+        page(".", "{{good-measure:deals}}")
     with pytest.raises(ValueError, match="colour"):
-        page(FOLDER, "{{bisley:colour}}")
+        page(".", "{{bisley:colour}}")
     calc = data.read_file(ROOT / FOLDER / ("calculation" + data.SUFFIX))
     played = [r for r in calc if r["fair_verdict"] is not None]
     won = sum(r["fair_verdict"] == "won" for r in played)
-    fair = page(FOLDER, "{{calculation:fair}}\n")
+    fair = page(".", "{{calculation:fair}}\n")
     assert fair.startswith(f"{100 * won / len(played):.1f}% [")
     assert fair.endswith("played)\n") and f"{len(played):,} played" in fair
     with pytest.raises(ValueError, match="fair player of bisley"):  # it plays no open game
-        page(FOLDER, "{{bisley:fair}}")
+        page(".", "{{bisley:fair}}")
 
 
 @pytest.mark.parametrize("args", [
