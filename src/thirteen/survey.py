@@ -211,11 +211,6 @@ def _stored(retry_unknown: bool) -> str:
             + (" AND verdict != 'unknown'" if retry_unknown else ""))
 
 
-def is_stored(db: sqlite3.Connection, game: str, options: str, deal: int) -> bool:
-    return db.execute("SELECT 1 FROM survey WHERE game = ? AND options = ? AND deal = ?",
-                      (game, options, deal)).fetchone() is not None
-
-
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],
                retry_unknown: bool = False) -> Iterator[int]:
     """Deals of ``spans`` not yet stored, ascending, as they are asked for: a merge with the
@@ -309,7 +304,8 @@ def survey(
         # has, or none (a fair game played only on the deals the solver found hard would
         # bias the fair figure)
         tasks = (Task(variant.name, options, d, max_seconds, max_nodes, max_mb,
-                      fair and not (retry_unknown and is_stored(db, variant.name, key, d)))
+                      fair and not (retry_unknown
+                                    and count_stored(db, variant.name, key, [(d, d)])))
                  for d in todo)
         bar = _Progress(variant.title, total, summary.stored_before, enabled=progress)
 
