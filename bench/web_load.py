@@ -46,6 +46,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from thirteen.arguments import positive_count, positive_seconds  # noqa: E402
+
 GAMES = ["bakers-dozen", "spanish-patience", "castles-in-spain", "good-measure",
          "portuguese-solitaire", "bisley", "calculation", "imaginary-thirteen"]
 KINDS = {"moves": "move", "undo": "move", "games": "new game", "analysis": "analysis",
@@ -266,20 +268,20 @@ def table(players: list[Tally], title: str) -> dict[str, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("scenario", choices=("page", "solver"))
-    ap.add_argument("--players", type=int, default=None,
+    ap.add_argument("--players", type=positive_count, default=None,
                     help="page: players (default 50); solver: hammering players (default 10)")
-    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--seconds", type=positive_seconds, default=20.0)
     ap.add_argument("--think", type=float, default=None,
                     help="mean pause between a player's turns, seconds (default: 0.2 for page, "
                          "1 for the solver scenario's hint player; 0: flat out)")
     ap.add_argument("--hint-rate", type=float, default=0.05, help="page: hints per move")
-    ap.add_argument("--parallel", type=int, default=4,
+    ap.add_argument("--parallel", type=positive_count, default=4,
                     help="solver: requests each hammering player keeps in flight")
-    ap.add_argument("--clients", type=int, default=2,
+    ap.add_argument("--clients", type=positive_count, default=2,
                     help="processes the players are spread over (default 2)")
     ap.add_argument("--url", help="an already running server (no kill check then)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-moves", type=int, default=300,
+    ap.add_argument("--max-moves", type=positive_count, default=300,
                     help="a player deals again after this many moves (random play rarely ends)")
     args = ap.parse_args()
     page = args.scenario == "page"

@@ -47,12 +47,12 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
     return parse
 
 
-_count = _positive(int)
-_seconds = _positive(float)
+positive_count = _positive(int)  # also the benchmarks' counts and seconds
+positive_seconds = _positive(float)
 
 
 def _port(text: str) -> int:
-    port = int(_count(text))
+    port = int(positive_count(text))
     if port > 65535:
         raise argparse.ArgumentTypeError(f"ports go up to 65535, not {port}")
     return port
@@ -94,14 +94,14 @@ def budget_args(p: argparse.ArgumentParser, seconds: float, nodes: int | None = 
     """The solver's `Budget`: time, then (unless ``time_only``) nodes and memory; for one
     search, or (``per_deal``) for each deal of a survey."""
     each = " per deal" if per_deal else ""
-    p.add_argument("--max-seconds", type=_seconds, default=seconds,
+    p.add_argument("--max-seconds", type=positive_seconds, default=seconds,
                    help=f"time budget{each} (default: %(default)g)")
     if time_only:
         return
-    p.add_argument("--max-nodes", type=_count, default=nodes,
+    p.add_argument("--max-nodes", type=positive_count, default=nodes,
                    help="node budget per deal (default: %(default)s)" if per_deal
                    else "node budget: positions searched (default: no limit)")
-    p.add_argument("--max-mb", type=_count, default=2048, help="memory budget "
+    p.add_argument("--max-mb", type=positive_count, default=2048, help="memory budget "
                    + ("per deal" if per_deal else "of the search's tables")
                    + " (default: %(default)s)")
 
@@ -126,14 +126,14 @@ def serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
     p.add_argument("--db", help="SQLite file (default: in the user data directory)")
     d = Limits()
-    p.add_argument("--player-games", type=_count, default=d.player_games, metavar="N",
+    p.add_argument("--player-games", type=positive_count, default=d.player_games, metavar="N",
                    help="new games a minute per player; more get 429 (default: %(default)s)")
-    p.add_argument("--address-games", type=_count, default=d.address_games, metavar="N",
+    p.add_argument("--address-games", type=positive_count, default=d.address_games, metavar="N",
                    help="new games a minute per client address (default: %(default)s)")
-    p.add_argument("--address-players", type=_count, default=d.address_players, metavar="N",
+    p.add_argument("--address-players", type=positive_count, default=d.address_players, metavar="N",
                    help="new players (cookies) a minute per client address (default: "
                         "%(default)s)")
-    p.add_argument("--solver-wait", type=_seconds, default=d.solver_wait, metavar="S",
+    p.add_argument("--solver-wait", type=positive_seconds, default=d.solver_wait, metavar="S",
                    help="seconds a hint, analysis, solve or deal search may wait for its turn "
                         "at the solver before the answer is 503 (default: %(default)g); each "
                         "player has one solver job at a time and players take turns")
@@ -141,7 +141,7 @@ def serve_args(p: argparse.ArgumentParser) -> None:
 
 def survey_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
-    p.add_argument("--workers", type=_count,
+    p.add_argument("--workers", type=positive_count,
                    help="processes or Dask workers, at most 256 (default: all cores)")
     budget_args(p, 60.0, 2_000_000, per_deal=True)
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
