@@ -60,8 +60,8 @@ def _niced(fn: Callable[..., T], *args: object) -> T:
 
 def lower_priority() -> None:
     """Put this process in Linux's idle scheduling class, where any other process that wakes
-    takes the core at once (at nice 19 a worker still kept the server waiting up to a time
-    slice, tens of milliseconds on a move); elsewhere, nice 19."""
+    takes the core at once (a nice-19 process may finish its time slice first; the moves'
+    p99 under load, docs/benchmarks.md); elsewhere, nice 19."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
