@@ -95,7 +95,7 @@ def test_an_easy_deal_is_among_the_easiest_third() -> None:
 
 
 @pytest.mark.parametrize(("game", "options"), [
-    ("good-measure", {}), ("bakers-dozen", {"worry_back": True}),
+    ("good-measure", {"worry_back": True}), ("bakers-dozen", {"worry_back": True}),
     ("bakers-dozen", {"foundations": "rank"})])
 def test_games_without_data_are_rated_by_searching(game: str, options: dict[str, object],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ that are filled from the data:
 
 - ``{{table}}``: the table of every surveyed game and option set; ``{{games}}``: a section for
   each (budget, solver, command, the deals proved unwinnable, difficulty grades);
-  ``{{not-surveyed}}``: the games the data do not have yet.
+  ``{{not-surveyed}}``: a sentence naming the games the data do not have yet, if any.
 - ``{{STEM:FIELD}}``, STEM a data file's name without ``.csv.gz``: ``deals``, ``range``,
   ``solved``, ``unsolvable``, ``unknown``, ``winnable``, ``interval``, ``low`` (the interval's
   lower bound), ``lost`` (the deals proved unwinnable, or a link to their list when long),
@@ -32,6 +32,16 @@ LONGEST_LIST = 40
 _PLACEHOLDER = re.compile(r"\{\{([a-z0-9.:-]+)\}\}")
 
 
+def not_surveyed(surveyed: set[str], folder: str) -> str:
+    """Says which games the data lack and how to measure them, or that none is missing."""
+    missing = ", ".join(f"{GAMES[g].title} (`{g}`)" for g in GAMES if g not in surveyed)
+    if not missing:
+        return "Every game of `thirteen games` is in the data."
+    return (f"Not yet in the data: {missing}. Their figures will appear here once surveyed "
+            f"into `{folder}/`; until then `thirteen survey GAME --deals 1-10000 --data "
+            f"{folder}` measures them.")
+
+
 def page(folder: str, template: str | None = None) -> str:
     """The odds page of the data files in ``folder`` (as the reader types it, e.g.
     ``data/surveys``: links and commands name it so)."""
@@ -43,8 +53,7 @@ def page(folder: str, template: str | None = None) -> str:
     whole: dict[str, Callable[[], str]] = {
         "table": lambda: format_table(secs),
         "games": lambda: "\n\n".join(details(s, folder) for s in secs),
-        "not-surveyed": lambda: ", ".join(f"{GAMES[g].title} (`{g}`)"
-                                          for g in GAMES if g not in surveyed) or "none",
+        "not-surveyed": lambda: not_surveyed(surveyed, folder),
     }
 
     def fill(match: re.Match[str]) -> str:
