@@ -1,19 +1,24 @@
 """Print the verdict and positions searched per deal at a fixed node budget.
 
-    python bench/node_counts.py [--nodes 200000] [--rate] [GAME:FIRST-LAST ...]
+    python bench/node_counts.py [--nodes 200000] [--rate] [--max-mb 2048]
+                                [--slower-than S] [GAME:FIRST-LAST ...]
 
 A change that should leave the search as it is (a refactor, a compiled build) must print the
 same lines before and after: run it on both and ``diff`` the output. The budget is in positions
 with no time limit, so the output does not depend on the machine or its load. With ``--rate``
 each line also gives the CPU seconds the deal took, and a last line the positions per CPU
 second over all deals (CPU time, so that other processes on the machine matter less).
+``--slower-than S`` keeps only the deals that the committed survey data (``data/surveys``)
+decided in more than S seconds: the hard deals, where a change of the schedule shows.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
+from thirteen import data
 from thirteen.deal import deal
 from thirteen.game import start_state
 from thirteen.solver import Budget, solve
@@ -24,6 +29,14 @@ DEALS = ("bakers-dozen:1-30", "good-measure:1-20", "portuguese-solitaire:1-20",
          "castles-in-spain:1-20", "spanish-patience:1-20", "spanish-patience-ii:1-10",
          "spanish-patience-rank:1-10", "bisley:1-20")
 SKIP = {("good-measure", 214)}  # far beyond any budget worth waiting for here
+SURVEYS = Path(__file__).resolve().parent.parent / "data" / "surveys"
+
+
+def slower_than(game: str, seconds: float) -> set[int]:
+    """The deals of ``game`` that the committed survey decided in more than ``seconds``."""
+    rows = data.iter_columns(SURVEYS / (game + data.SUFFIX), ("deal", "verdict", "seconds"))
+    return {deal for deal, verdict, took in rows if isinstance(deal, int)
+            and isinstance(took, float) and took > seconds and verdict != "unknown"}
 
 
 def main() -> None:
@@ -31,6 +44,9 @@ def main() -> None:
     parser.add_argument("deals", nargs="*", default=DEALS, help="GAME:FIRST-LAST")
     parser.add_argument("--nodes", type=int, default=200_000)
     parser.add_argument("--rate", action="store_true", help="CPU seconds and positions a second")
+    parser.add_argument("--max-mb", type=int, default=2048, help="memory a deal, MB")
+    parser.add_argument("--slower-than", type=float, metavar="S",
+                        help="only the deals that took more than S seconds in the survey data")
     args = parser.parse_args()
     nodes = 0
     seconds = 0.0
@@ -39,12 +55,14 @@ def main() -> None:
         game, numbers = spec.split(":")
         first, last = (int(n) for n in numbers.split("-"))
         variant = get_variant(game)
+        hard = slower_than(game, args.slower_than) if args.slower_than is not None else None
         for number in range(first, last + 1):
-            if (game, number) in SKIP:
+            if (game, number) in SKIP or hard is not None and number not in hard:
                 continue
             state = start_state(variant, deal(variant, number))
             start = time.process_time()
-            result = solve(state, Budget(max_nodes=args.nodes, max_seconds=None))
+            budget = Budget(max_nodes=args.nodes, max_seconds=None, max_mb=args.max_mb)
+            result = solve(state, budget)
             took = time.process_time() - start
             nodes += result.nodes
             seconds += took

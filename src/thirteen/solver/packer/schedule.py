@@ -28,6 +28,7 @@ from .tuning import (
     LATE_PROBES,
     NESTED_AFTER,
     NESTED_CAP,
+    NESTED_SHARE,
     PROBE_NOISE,
     PROBE_UNIT,
     RELAXED_AFTER,
@@ -51,14 +52,15 @@ def portfolio(main: _Search, state: PackerState,
     round. After `UNGUIDED_AFTER` positions every second probe ignores urgency (its order is
     the noise, moves home still first): the deals that outlast the guided probes mostly need
     a line the guided order ranks low, and noise around that order rarely reaches it. After
-    `LATE_AFTER` positions every probe is unguided and the probes get `LATE_PROBES` times the
-    slice: the Good Measure deals that take millions of positions are solved by short
-    unguided probes, while only lost deals still need the exhaustive search. After
-    `BEAM_AFTER` positions a quarter of the probes' time goes to beam searches (`beam`) of
-    doubling widths instead: they solve some of those deals in far fewer positions than the
-    probes take, and others not at all (docs/solver.md, *Beams*). Before both, after
-    `NESTED_AFTER` positions, half the probes' share goes to nested rollout searches
-    (`nested`), which solve most of the deals that outlast the probes (*Nested rollouts*).
+    `NESTED_AFTER` positions `NESTED_SHARE` sixteenths of that share go to nested rollout
+    searches (`nested`) instead, which solve the deals that outlast the first probes in less
+    time than the probes do (docs/solver.md, *Nested rollouts*). After `LATE_AFTER`
+    positions every probe is unguided and the share is `LATE_PROBES` times the slice: the
+    deals that take millions of positions are solved by rollouts and probes, while only lost
+    deals still need the exhaustive search. After `BEAM_AFTER` positions a quarter of what
+    the rollouts leave goes to beam searches (`beam`) of doubling widths: they solve some of
+    those deals in far fewer positions than the others take, and others not at all
+    (*Beams*).
     Where rule D3 applies, after `RELAXED_AFTER` positions every search drops moves into
     positions whose counted game of rule D4 is lost (`Counted`, one memo for all), and the
     relaxed game (`Relaxed`) is searched from the start too, `RELAXED_SHARE` times the slice
@@ -204,9 +206,9 @@ class _Schedule:
         return None
 
     def _nested_turn(self) -> tuple[Verdict, list[IMove], str] | None:
-        """Nested rollouts, half the probes' share."""
+        """Nested rollouts, `NESTED_SHARE` sixteenths of the probes' share."""
         clock = self.clock
-        self.owed += self._part(NESTED_AFTER, 2)
+        self.owed += self._part(NESTED_AFTER, NESTED_SHARE, 16)
         while self.owed > 0:
             self.runs += 1
             before = clock.nodes
@@ -220,7 +222,7 @@ class _Schedule:
     def _beam_turn(self) -> tuple[Verdict, list[IMove], str] | None:
         """The next beam, twice as wide as the last, a quarter of what the probes have left."""
         clock = self.clock
-        self.credit += self._part(BEAM_AFTER, 4) // BEAM_COST
+        self.credit += self._part(BEAM_AFTER, 1, 4) // BEAM_COST
         if self.credit > 0:
             width = BEAM_FIRST << self.beams_run
             self.beams_run += 1
@@ -232,13 +234,13 @@ class _Schedule:
                 return bv
         return None
 
-    def _part(self, after: int, divisor: int) -> int:
+    def _part(self, after: int, numerator: int, denominator: int) -> int:
         """What a part that joins after ``after`` positions takes of the share left this
-        round: a ``divisor``-th of it, or nothing before it joins (its debt stays nothing
-        until then, so it runs only once it has joined)."""
+        round: ``numerator / denominator`` of it, or nothing before it joins (its debt stays
+        nothing until then, so it runs only once it has joined)."""
         if self.clock.nodes < after:
             return 0
-        part = self.share // divisor
+        part = self.share * numerator // denominator
         self.share -= part
         return part
 
