@@ -66,9 +66,13 @@ class _Model:
         self.home = [self._home_time(c) for c in self.cards]
         self.goes_to: list[dict[int, cp_model.IntVar]] = []  # card -> foundation -> literal
         self.on: list[list[cp_model.IntVar]] = []  # card -> a literal per waste pile
+        self.places: list[dict[int, int]] = []  # foundation -> rank -> its place in the order
+        # (a, b, literals): card b lies above card a when all the literals hold
+        self.above: list[tuple[int, int, list[cp_model.IntVar]]] = []
         self.feasible = self._foundations()
         self._piles()
         self._stacks()
+        self._implied()
 
     def _home_time(self, card: _Card) -> tuple[cp_model.IntVar, cp_model.IntVar]:
         """The card's home time and its turn (placements before it goes home): a stock card
@@ -85,7 +89,7 @@ class _Model:
         order: its k-th card goes home strictly before its (k+1)-th. False when no card or
         no foundation is left for some rank or card (the model is then plainly infeasible)."""
         wanted: dict[tuple[int, int], cp_model.IntVar] = {}  # (foundation, place) -> time
-        places = []
+        places = self.places
         for f, pile in enumerate(self.state.foundations):
             seq = self.state.variant.sequence(f)[len(pile):]
             places.append({r: k for k, r in enumerate(seq)})
@@ -121,13 +125,14 @@ class _Model:
 
     def _stacks(self) -> None:
         """A waste pile is a stack: a card placed on a pile while an earlier card is still
-        there goes home before that card."""
+        there goes home before that card. Records each pair in `above`."""
         for b, later in enumerate(self.cards):
             for a in range(b):
                 earlier = self.cards[a]
                 if later.pile is not None:  # both in the waste at the start
                     if later.pile == earlier.pile:
                         self.m.add(self.home[b][0] < self.home[a][0])
+                        self.above.append((a, b, []))
                     continue
                 under = self.m.new_bool_var("")  # a is still there when b is placed
                 self.m.add(self.home[a][1] > later.turn).only_enforce_if(under)
@@ -136,6 +141,19 @@ class _Model:
                 for qa, qb in zip(self.on[a], self.on[b], strict=True):
                     self.m.add_bool_or([~qa, ~qb, same])
                 self.m.add(self.home[b][0] < self.home[a][0]).only_enforce_if([under, same])
+                self.above.append((a, b, [under, same]))
+
+    def _implied(self) -> None:
+        """(I), implied by (F) and (S): when ``b`` lies above ``a`` (all the literals of its
+        pair in `above`), no foundation takes both with ``a``'s rank first. As clauses the
+        solver's conflict analysis uses them at once, where through the home times it finds
+        them late (docs/solver.md)."""
+        for a, b, lits in self.above:
+            ra, rb = self.cards[a].rank, self.cards[b].rank
+            for f, la in self.goes_to[a].items():
+                lb = self.goes_to[b].get(f)
+                if lb is not None and self.places[f][ra] < self.places[f][rb]:
+                    self.m.add_bool_or([~x for x in lits] + [~la, ~lb])
 
     def line(self, solver: cp_model.CpSolver) -> tuple[Move, ...]:
         """The moves of a solution: placements and moves home in time order (never at the
@@ -161,15 +179,18 @@ class _Model:
         return tuple(moves)
 
 
-def decide(state: CalcState, seconds: float | None, nodes: int | None) -> Decision:
+def decide(state: CalcState, seconds: float | None, nodes: int | None,
+           seed: int = 1) -> Decision:
     """Solve the model of ``state`` within ``seconds`` of wall time and ``nodes`` positions
     (`NODES_PER_DETERMINISTIC_SECOND`); one search thread, so that a node budget gives the
-    same answer on every machine."""
+    same answer on every machine. ``seed`` is CP-SAT's random seed (its default, 1): the work
+    of the hardest deals depends much on it, so `bench/schedule_model.py` varies it."""
     model = _Model(state)
     if not model.feasible:  # a card no foundation takes, or a rank short of copies
         return Decision("unsolvable", (), 0)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
     # CP-SAT's presolve spent 8 s of wall time (none of it counted as deterministic time)
     # on a two-deck deal and left the search slower: without it PySolFC's Imaginary
     # Thirteen 2, 79 and 88 took 16, 20 and 11 s instead of 35, 66 and 53 s

@@ -1,0 +1,46 @@
+"""The Calculation family's scheduling model alone, on chosen deals and CP-SAT seeds.
+
+    python bench/schedule_model.py [--game imaginary-thirteen-pysol] [--deals 2,79,88]
+                                   [--seeds 1,2,3] [--nodes 1600000]
+
+Each deal's model (docs/solver.md, *solver/schedule_model.py*) is decided from the deal's
+start with the node budget (`NODES_PER_DETERMINISTIC_SECOND` a deterministic second of CP-SAT)
+and no clock, once per seed: its verdict, work in deterministic seconds and CPU seconds. The
+work is CP-SAT's own measure, the same on any machine and under any load, so it is the figure
+to compare; the hardest deals' work depends much on the seed. Prints a line a run and, per
+seed, the total work with an unknown counting as the whole budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from thirteen.calculation import CalcState
+from thirteen.game import new_state
+from thirteen.solver.schedule_model import NODES_PER_DETERMINISTIC_SECOND, decide
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="imaginary-thirteen-pysol")
+    parser.add_argument("--deals", default="2,79,88,158,343,448,708")
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--nodes", type=int, default=8 * NODES_PER_DETERMINISTIC_SECOND)
+    args = parser.parse_args()
+    for seed in map(int, args.seeds.split(",")):
+        total = 0.0
+        for number in map(int, args.deals.split(",")):
+            state = new_state(args.game, number)
+            assert isinstance(state, CalcState)
+            start = time.process_time()
+            answer = decide(state, None, args.nodes, seed)
+            work = answer.nodes / NODES_PER_DETERMINISTIC_SECOND
+            total += work
+            print(f"{args.game} {number} seed {seed}: {answer.verdict}, {work:.2f} "
+                  f"deterministic s, {time.process_time() - start:.1f} CPU s", flush=True)
+        print(f"seed {seed}: {total:.2f} deterministic s in all", flush=True)
+
+
+if __name__ == "__main__":
+    main()
