@@ -19,11 +19,12 @@ import time
 from pathlib import Path
 
 from thirteen import data
+from thirteen.arguments import deal_number, positive_count, positive_seconds
 from thirteen.deal import deal
 from thirteen.game import start_state
 from thirteen.solver import Budget, solve
 from thirteen.solver.build import running
-from thirteen.variants import get_variant
+from thirteen.variants import GAMES, get_variant
 
 DEALS = ("bakers-dozen:1-30", "good-measure:1-20", "portuguese-solitaire:1-20",
          "castles-in-spain:1-20", "spanish-patience:1-20", "spanish-patience-ii:1-10",
@@ -39,22 +40,33 @@ def slower_than(game: str, seconds: float) -> set[int]:
             and isinstance(took, float) and took > seconds and verdict != "unknown"}
 
 
+def deal_range(spec: str) -> tuple[str, int, int]:
+    """``GAME:FIRST-LAST`` (or ``GAME:N``) as an argparse type, so that a bad one is refused
+    in one line before any search."""
+    game, _, numbers = spec.partition(":")
+    first, _, last = numbers.partition("-")
+    if game not in GAMES:
+        raise argparse.ArgumentTypeError(f"not a game: {spec!r}")
+    return game, deal_number(first), deal_number(last or first)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("deals", nargs="*", default=DEALS, help="GAME:FIRST-LAST")
-    parser.add_argument("--nodes", type=int, default=200_000)
+    parser.add_argument("deals", nargs="*", type=deal_range,
+                        default=[deal_range(d) for d in DEALS], help="GAME:FIRST-LAST")
+    parser.add_argument("--nodes", type=positive_count, default=200_000)
     parser.add_argument("--rate", action="store_true", help="CPU seconds and positions a second")
-    parser.add_argument("--max-mb", type=int, default=2048, help="memory a deal, MB")
-    parser.add_argument("--slower-than", type=float, metavar="S",
+    parser.add_argument("--max-mb", type=positive_count, default=2048, help="memory a deal, MB")
+    parser.add_argument("--slower-than", type=positive_seconds, metavar="S",
                         help="only the deals that took more than S seconds in the survey data")
     args = parser.parse_args()
     nodes = 0
     seconds = 0.0
     print(f"# {running()}, {args.nodes} positions", flush=True)
-    for spec in args.deals:
-        game, numbers = spec.split(":")
-        first, last = (int(n) for n in numbers.split("-"))
+    for game, first, last in args.deals:
         variant = get_variant(game)
+        if args.slower_than is not None and not (SURVEYS / (game + data.SUFFIX)).is_file():
+            parser.error(f"no survey data of {game} in {SURVEYS.name}")
         hard = slower_than(game, args.slower_than) if args.slower_than is not None else None
         for number in range(first, last + 1):
             if (game, number) in SKIP or hard is not None and number not in hard:
