@@ -47,7 +47,10 @@ def deal_range(spec: str) -> tuple[str, int, int]:
     first, _, last = numbers.partition("-")
     if game not in GAMES:
         raise argparse.ArgumentTypeError(f"not a game: {spec!r}")
-    return game, deal_number(first), deal_number(last or first)
+    low, high = deal_number(first), deal_number(last or first)
+    if low > high:
+        raise argparse.ArgumentTypeError(f"the first deal comes after the last: {spec!r}")
+    return game, low, high
 
 
 def main() -> None:
@@ -62,11 +65,13 @@ def main() -> None:
     args = parser.parse_args()
     nodes = 0
     seconds = 0.0
+    if args.slower_than is not None:
+        for game, _, _ in args.deals:
+            if not (SURVEYS / (game + data.SUFFIX)).is_file():
+                parser.error(f"no survey data of {game} in {SURVEYS.name}")
     print(f"# {running()}, {args.nodes} positions", flush=True)
     for game, first, last in args.deals:
         variant = get_variant(game)
-        if args.slower_than is not None and not (SURVEYS / (game + data.SUFFIX)).is_file():
-            parser.error(f"no survey data of {game} in {SURVEYS.name}")
         hard = slower_than(game, args.slower_than) if args.slower_than is not None else None
         for number in range(first, last + 1):
             if (game, number) in SKIP or hard is not None and number not in hard:

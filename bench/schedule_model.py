@@ -15,22 +15,31 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
+from thirteen.arguments import deal_number, positive_count
 from thirteen.calculation import CalcState
 from thirteen.game import new_state
 from thirteen.solver.schedule_model import NODES_PER_DETERMINISTIC_SECOND, decide
+from thirteen.variants import GAMES
+
+
+def numbers(parse: Callable[[str], float]) -> Callable[[str], list[int]]:
+    """An argparse type for a comma-separated list, each item checked by ``parse``."""
+    return lambda text: [int(parse(item)) for item in text.split(",")]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="imaginary-thirteen-pysol")
-    parser.add_argument("--deals", default="2,79,88,158,343,448,708")
-    parser.add_argument("--seeds", default="1,2,3")
-    parser.add_argument("--nodes", type=int, default=8 * NODES_PER_DETERMINISTIC_SECOND)
+    parser.add_argument("--game", default="imaginary-thirteen-pysol",
+                        choices=[g for g, v in GAMES.items() if v.family == "calculation"])
+    parser.add_argument("--deals", type=numbers(deal_number), default="2,79,88,158,343,448,708")
+    parser.add_argument("--seeds", type=numbers(positive_count), default="1,2,3")
+    parser.add_argument("--nodes", type=positive_count, default=8 * NODES_PER_DETERMINISTIC_SECOND)
     args = parser.parse_args()
-    for seed in map(int, args.seeds.split(",")):
+    for seed in args.seeds:
         total = 0.0
-        for number in map(int, args.deals.split(",")):
+        for number in args.deals:
             state = new_state(args.game, number)
             assert isinstance(state, CalcState)
             start = time.process_time()
