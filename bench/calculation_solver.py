@@ -2,12 +2,16 @@
 peak memory.
 
     python bench/calculation_solver.py [--games calculation,...] [--deals 1-1000]
-                                       [--max-seconds 60] [--max-mb 2048]
+                                       [--max-seconds 60] [--max-mb 2048] [--needing-model]
 
 Each deal is solved in a forked child process, so its peak memory (the child's maximum
-resident set, which starts from the parent's) is its own. Prints one line per game: solved /
-unsolvable / unknown, the decided share, median, 90th percentile and largest seconds, the
-largest peak memory, and the deals proved unsolvable and left unknown.
+resident set, which starts from the parent's) and its CPU seconds are its own. Prints one line
+per game: solved / unsolvable / unknown, the decided share, median, 90th percentile and largest
+seconds (wall clock, what the budget bounds) and largest CPU seconds, the largest peak memory,
+and the deals proved unsolvable and left unknown. ``--needing-model`` keeps only the deals the
+committed survey data (``data/surveys``) shows searched beyond the move search's share
+(`MOVE_SEARCH_NODES`) or left unknown: the deals the scheduling model decides, where the
+solver's time goes; the others are decided by the move search within that share.
 """
 
 from __future__ import annotations
@@ -20,12 +24,19 @@ import resource
 import statistics
 import sys
 from datetime import date
+from pathlib import Path
 
+from thirteen import data
+from thirteen.arguments import positive_count, positive_seconds
 from thirteen.game import new_state
 from thirteen.solver import Budget, solve
 from thirteen.solver.build import running
+from thirteen.solver.calculation import MOVE_SEARCH_NODES
+from thirteen.survey import parse_deals
+from thirteen.variants import GAMES as ALL_GAMES
 
 GAMES = ("calculation", "imaginary-thirteen", "imaginary-thirteen-pysol")
+SURVEYS = Path(__file__).resolve().parent.parent / "data" / "surveys"
 
 
 def solve_in_child(game: str, number: int, budget: Budget) -> dict[str, object]:
@@ -35,9 +46,11 @@ def solve_in_child(game: str, number: int, budget: Budget) -> dict[str, object]:
     if pid == 0:  # the child: solve, report, exit without the parent's clean-up
         os.close(read)
         result = solve(new_state(game, number), budget)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        usage = resource.getrusage(resource.RUSAGE_SELF)
         with os.fdopen(write, "w") as out:
-            json.dump({"verdict": result.verdict, "seconds": result.seconds, "mb": peak}, out)
+            json.dump({"verdict": result.verdict, "seconds": result.seconds,
+                       "cpu": usage.ru_utime + usage.ru_stime, "mb": usage.ru_maxrss / 1024},
+                      out)
         os._exit(0)
     os.close(write)
     with os.fdopen(read) as got:
@@ -46,36 +59,71 @@ def solve_in_child(game: str, number: int, budget: Budget) -> dict[str, object]:
     return dict(json.loads(text))
 
 
-def deal_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
+def deals(text: str) -> list[int]:
+    """``1-1000``, ``7`` or ``1-10,20-30`` as an argparse type (a bad one refused in one line)."""
+    try:
+        return [n for lo, hi in parse_deals(text) for n in range(lo, hi + 1)]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def games(text: str) -> list[str]:
+    """Comma-separated Calculation-family games as an argparse type."""
+    named = text.split(",")
+    for game in named:
+        if game not in GAMES:
+            raise argparse.ArgumentTypeError(f"not a Calculation-family game: {game!r}")
+    return named
+
+
+def needing_model(game: str) -> set[int]:
+    """The deals of ``game`` that the committed survey searched beyond the move search's share
+    or left unknown."""
+    share = MOVE_SEARCH_NODES[ALL_GAMES[game].decks]
+    rows = data.iter_columns(SURVEYS / (game + data.SUFFIX), ("deal", "verdict", "nodes"))
+    return {deal for deal, verdict, nodes in rows if isinstance(deal, int)
+            and (verdict == "unknown" or isinstance(nodes, int) and nodes > share)}
+
+
+def report(game: str, rows: dict[int, dict[str, object]]) -> None:
+    """The benchmark's lines for one game."""
+    verdicts = [str(r["verdict"]) for r in rows.values()]
+    seconds = sorted(float(str(r["seconds"])) for r in rows.values())
+    decided = len(verdicts) - verdicts.count("unknown")
+    p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
+    lost = [n for n, r in rows.items() if r["verdict"] == "unsolvable"]
+    unknown = [n for n, r in rows.items() if r["verdict"] == "unknown"]
+    print(f"{game}: {verdicts.count('solved')} / {len(lost)} / {len(unknown)} "
+          f"(solved / unsolvable / unknown), {100 * decided / len(verdicts):.1f}% decided; "
+          f"seconds median {statistics.median(seconds):.3f}, p90 {p90:.3f}, "
+          f"max {seconds[-1]:.2f}; CPU seconds max "
+          f"{max(float(str(r['cpu'])) for r in rows.values()):.2f}; peak memory "
+          f"{max(float(str(r['mb'])) for r in rows.values()):.0f} MB", flush=True)
+    print(f"  unsolvable: {lost}\n  unknown: {unknown}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--deals", default="1-1000")
-    parser.add_argument("--max-seconds", type=float, default=60.0)
-    parser.add_argument("--max-mb", type=int, default=2048)
+    parser.add_argument("--games", type=games, default=",".join(GAMES))
+    parser.add_argument("--deals", type=deals, default="1-1000")
+    parser.add_argument("--max-seconds", type=positive_seconds, default=60.0)
+    parser.add_argument("--max-mb", type=positive_count, default=2048)
+    parser.add_argument("--needing-model", action="store_true",
+                        help="only the deals the survey data shows the model deciding")
     args = parser.parse_args()
-    budget = Budget(max_nodes=None, max_seconds=args.max_seconds, max_mb=args.max_mb)
-    print(f"# deals {args.deals}, budget {args.max_seconds:g} s and {args.max_mb} MB per deal; "
+    for game in args.games if args.needing_model else ():
+        if not (SURVEYS / (game + data.SUFFIX)).is_file():
+            parser.error(f"no survey data of {game} in {SURVEYS.name}")
+    budget = Budget(max_nodes=None, max_seconds=args.max_seconds, max_mb=int(args.max_mb))
+    which = " needing the model" if args.needing_model else ""
+    print(f"# deals of {args.deals[0]}-{args.deals[-1]}{which}, budget {args.max_seconds:g} s and "
+          f"{args.max_mb} MB per deal; "
           f"{date.today()}, {platform.machine()} {os.cpu_count()} cores, Python "
           f"{platform.python_version()} ({running()})", flush=True)
-    for game in args.games.split(","):
-        rows = {n: solve_in_child(game, n, budget) for n in deal_range(args.deals)}
-        verdicts = [str(r["verdict"]) for r in rows.values()]
-        seconds = sorted(float(str(r["seconds"])) for r in rows.values())
-        decided = len(verdicts) - verdicts.count("unknown")
-        p90 = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
-        lost = [n for n, r in rows.items() if r["verdict"] == "unsolvable"]
-        unknown = [n for n, r in rows.items() if r["verdict"] == "unknown"]
-        print(f"{game}: {verdicts.count('solved')} / {len(lost)} / {len(unknown)} "
-              f"(solved / unsolvable / unknown), {100 * decided / len(verdicts):.1f}% decided; "
-              f"seconds median {statistics.median(seconds):.3f}, p90 {p90:.3f}, "
-              f"max {seconds[-1]:.2f}; peak memory "
-              f"{max(float(str(r['mb'])) for r in rows.values()):.0f} MB", flush=True)
-        print(f"  unsolvable: {lost}\n  unknown: {unknown}", flush=True)
+    for game in args.games:
+        chosen = needing_model(game) if args.needing_model else set(args.deals)
+        rows = {n: solve_in_child(game, n, budget) for n in args.deals if n in chosen}
+        report(game, rows)
     sys.stdout.flush()
 
 

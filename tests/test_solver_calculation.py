@@ -10,12 +10,13 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 from thirteen.calculation import CalcState
 from thirteen.cards import Card
 from thirteen.game import new_state
 from thirteen.moves import Move
-from thirteen.solver import Budget, fair_move, solve
+from thirteen.solver import Budget, fair_move, schedule_model, solve
 from thirteen.solver.calculation import (
     MOVE_SEARCH_NODES,
     _Calc,
@@ -24,7 +25,7 @@ from thirteen.solver.calculation import (
     search_moves,
 )
 from thirteen.solver.common import Clock
-from thirteen.solver.schedule_model import decide
+from thirteen.solver.schedule_model import NODES_PER_DETERMINISTIC_SECOND, decide
 from thirteen.variants import GAMES
 
 QUICK = Budget(max_nodes=400_000, max_seconds=30.0, max_mb=512)
@@ -274,6 +275,48 @@ def test_random_positions_put_both_answers_to_the_test() -> None:
     verdicts = [model_verdict(s) for s in positions]
     assert verdicts == ["solved" if brute_force(s) else "unsolvable" for s in positions]
     assert set(verdicts) == {"solved", "unsolvable"}
+
+
+def counted_runs(monkeypatch: pytest.MonkeyPatch, first_run: float) -> list[int]:
+    """Makes the model's restarts start at ``first_run`` deterministic seconds; the list
+    fills with the seed of each run."""
+    monkeypatch.setattr(schedule_model, "FIRST_RUN", first_run)
+    seeds: list[int] = []
+    make = schedule_model._solver
+
+    def counting() -> cp_model.CpSolver:
+        solver = make()
+        solve = solver.solve
+
+        def counted(model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+            seeds.append(solver.parameters.random_seed)
+            return solve(model)
+
+        solver.solve = counted  # type: ignore[method-assign, assignment]
+        return solver
+
+    monkeypatch.setattr(schedule_model, "_solver", counting)
+    return seeds
+
+
+def test_restarts_keep_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Runs so short that the positions need several, each with the next seed: a run that ends
+    # unknown must lead to the next, and the verdict of the run that decides is the truth.
+    seeds = counted_runs(monkeypatch, 0.0005)
+    positions = [random_position(seed, 10) for seed in range(20)]
+    verdicts = [model_verdict(s) for s in positions]
+    assert verdicts == ["solved" if brute_force(s) else "unsolvable" for s in positions]
+    assert len(seeds) > len(positions) and max(seeds) > 2
+
+
+def test_restarts_stay_within_the_node_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds = counted_runs(monkeypatch, 0.05)
+    state = new_state("imaginary-thirteen-pysol", 2419)
+    assert isinstance(state, CalcState)
+    budget = NODES_PER_DETERMINISTIC_SECOND // 2  # half a deterministic second
+    answer = decide(state, None, budget)
+    assert answer.verdict == "unknown" and seeds[:3] == [1, 2, 3]
+    assert budget * 0.9 <= answer.nodes <= budget * 1.1
 
 
 def test_scheduling_model_decides_the_small_positions_the_rules_decide() -> None:

@@ -16,6 +16,7 @@ placements and before the next one. The cards already in the waste were placed b
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -28,6 +29,12 @@ from .common import Verdict
 #: counts as this many positions of the node budget: about what the move search of
 #: `calculation.py` visits in a second of CPU (docs/benchmarks.md).
 NODES_PER_DETERMINISTIC_SECOND = 200_000
+
+#: The restarts of `decide`, in deterministic seconds: the first run's budget, the factor by
+#: which each next run's grows, and the least budget worth a run (docs/solver.md, *Restarts*).
+FIRST_RUN = 6.0
+GROWTH = 1.5
+MIN_RUN = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,30 +186,48 @@ class _Model:
         return tuple(moves)
 
 
-def decide(state: CalcState, seconds: float | None, nodes: int | None,
-           seed: int = 1) -> Decision:
-    """Solve the model of ``state`` within ``seconds`` of wall time and ``nodes`` positions
-    (`NODES_PER_DETERMINISTIC_SECOND`); one search thread, so that a node budget gives the
-    same answer on every machine. ``seed`` is CP-SAT's random seed (its default, 1): the work
-    of the hardest deals depends much on it, so `bench/schedule_model.py` varies it."""
-    model = _Model(state)
-    if not model.feasible:  # a card no foundation takes, or a rank short of copies
-        return Decision("unsolvable", (), 0)
+def _solver() -> cp_model.CpSolver:
+    """One search thread, so that a node budget gives the same answer on every machine."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
     # CP-SAT's presolve spent 8 s of wall time (none of it counted as deterministic time)
     # on a two-deck deal and left the search slower: without it PySolFC's Imaginary
     # Thirteen 2, 79 and 88 took 16, 20 and 11 s instead of 35, 66 and 53 s
     solver.parameters.cp_model_presolve = False
-    if seconds is not None:
-        solver.parameters.max_time_in_seconds = max(seconds, 0.0)
-    if nodes is not None:
-        solver.parameters.max_deterministic_time = nodes / NODES_PER_DETERMINISTIC_SECOND
-    status = solver.solve(model.m)
-    spent = round(solver.response_proto.deterministic_time * NODES_PER_DETERMINISTIC_SECOND)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Decision("solved", model.line(solver), spent)
-    if status == cp_model.INFEASIBLE:
-        return Decision("unsolvable", (), spent)
-    return Decision("unknown", (), spent)
+    return solver
+
+
+def decide(state: CalcState, seconds: float | None, nodes: int | None,
+           seed: int = 1) -> Decision:
+    """Solve the model of ``state`` within ``seconds`` of wall time and ``nodes`` positions
+    (`NODES_PER_DETERMINISTIC_SECOND`).
+
+    Why restarts: on the hardest deals CP-SAT's work is heavy-tailed in its random seed (a
+    deal one seed decides in 1.7 deterministic seconds another leaves unknown after 200), so
+    the model is solved in runs, the first of `FIRST_RUN` deterministic seconds, each next one
+    `GROWTH` times longer with the next seed, ``seed`` first (docs/solver.md, *Restarts*). Each
+    run is a complete search, so an infeasible run is still a proof."""
+    model = _Model(state)
+    if not model.feasible:  # a card no foundation takes, or a rank short of copies
+        return Decision("unsolvable", (), 0)
+    solver = _solver()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    budget = None if nodes is None else nodes / NODES_PER_DETERMINISTIC_SECOND
+    work, run = 0.0, FIRST_RUN
+    while True:
+        solver.parameters.random_seed = seed
+        solver.parameters.max_deterministic_time = run if budget is None else min(
+            run, max(budget - work, 0.0))
+        if deadline is not None:
+            solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.0)
+        status = solver.solve(model.m)
+        work += solver.response_proto.deterministic_time
+        spent = round(work * NODES_PER_DETERMINISTIC_SECOND)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Decision("solved", model.line(solver), spent)
+        if status == cp_model.INFEASIBLE:
+            return Decision("unsolvable", (), spent)
+        if (status != cp_model.UNKNOWN or (budget is not None and budget - work < MIN_RUN)
+                or (deadline is not None and time.monotonic() >= deadline)):
+            return Decision("unknown", (), spent)
+        seed, run = seed + 1, run * GROWTH
