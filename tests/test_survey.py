@@ -411,6 +411,26 @@ def test_report_reproduce_command_parses_with_large_budgets(tmp_path: Path) -> N
     assert (args.max_nodes, args.max_seconds) == (1_000_000, 120.0)
 
 
+def test_report_reproduces_retried_deals_with_their_budget(tmp_path: Path) -> None:
+    """Deals tried again with a larger budget get their own command, after the one for every
+    deal with the budget most rows had; a smaller budget is covered by that one."""
+    db = tmp_path / "retried.sqlite3"
+    budgets = {1: (1000, 30.0), 2: (1000, 30.0), 3: (500, 30.0), 4: (1000, 600.0),
+               5: (5000, 30.0)}
+    with connect(db) as c:
+        for d, (nodes, seconds) in budgets.items():
+            row = fake_row("bakers-dozen", d, "solved", 0.5, 90)
+            row["max_nodes"], row["max_seconds"] = nodes, seconds
+            store_row(c, row)
+    lines = report(db, "bakers-dozen").splitlines()
+    start = next(i for i, x in enumerate(lines) if "reproduce" in x)
+    assert [x.split("reproduce")[-1].strip() for x in lines[start:start + 3]] == [
+        "thirteen survey bakers-dozen --deals 1-5 --max-nodes 1000 --max-seconds 30",
+        "thirteen survey bakers-dozen --deals 5 --max-nodes 5000 --max-seconds 30 --retry-unknown",
+        "thirteen survey bakers-dozen --deals 4 --max-nodes 1000 --max-seconds 600 "
+        "--retry-unknown"]
+
+
 def test_report_calculation_has_thoughtful_and_fair_figures(small_db: Path) -> None:
     text = report(small_db, "calculation")
     assert "thoughtful       75.0%, 95% interval" in text

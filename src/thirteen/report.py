@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,8 @@ from typing import Any
 from .survey import rows
 from .variants import GAMES
 from .workers import Row
+
+Budget = tuple[int | None, float | None]  # a row's (max_nodes, max_seconds); None: no limit
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -161,32 +164,55 @@ class Section:
         return ranges_text([r["deal"] for r in self.rows])
 
     def commands(self) -> list[str]:
-        """The survey commands that reproduce this section's rows: one, or in the Calculation
-        family one for the deals the fair player played and one with --no-fair for the rest."""
-        if not self.calculation:
-            return [self._command(self.rows)]
-        played = self.fair_rows()
-        rest = [r for r in self.rows if r["fair_verdict"] is None]
-        return [self._command(r, flag) for r, flag in ((played, ""), (rest, " --no-fair")) if r]
+        """The survey commands that reproduce this section's rows: one over every deal with the
+        budget most rows had (in the Calculation family, one for the deals the fair player
+        played and one with --no-fair for the rest); then, for each larger budget some rows
+        had (the unknown deals tried again), one that solves its deals again with it if they
+        are still unknown (--retry-unknown), smallest first."""
+        budgets = Counter(_budget(r) for r in self.rows)
+        base = budgets.most_common(1)[0][0]
+        parts = [(self.rows, "")]
+        if self.calculation:
+            played = self.fair_rows()
+            rest = [r for r in self.rows if r["fair_verdict"] is None]
+            parts = [(r, flag) for r, flag in ((played, ""), (rest, " --no-fair")) if r]
+        larger = sorted((b for b in budgets if not _within(b, base)), key=_order)
+        return ([self._command(r, base, flag) for r, flag in parts]
+                + [self._command([r for r in self.rows if _budget(r) == b], b, " --retry-unknown")
+                   for b in larger])
 
-    def _command(self, rows: list[Row], flag: str = "") -> str:
-        """The survey command that reproduces ``rows`` (``flag`` added)."""
+    def _command(self, rows: list[Row], budget: Budget, flag: str = "") -> str:
+        """The survey command that solves ``rows``'s deals with ``budget`` (``flag`` added)."""
         opts = json.loads(self.options)
         flags = "".join(" --worry-back" if k == "worry_back" and v else
                         f" --foundations {v}" if k == "foundations" else ""
                         for k, v in sorted(opts.items()))
-        budget = ""
-        for option, column, default in (("--max-nodes", "max_nodes", 2_000_000),
-                                        ("--max-seconds", "max_seconds", 60.0)):
-            used = {r[column] for r in rows}
-            value = max(used, key=lambda v: math.inf if v is None else v)  # the largest
+        limits = ""
+        for option, value, default in (("--max-nodes", budget[0], 2_000_000),
+                                       ("--max-seconds", budget[1], 60.0)):
             if value != default:
                 # digits, as the flags parse them (format 'g' writes a million as 1e+06)
                 text = ("0" if value is None
                         else f"{value:.0f}" if float(value).is_integer() else str(value))
-                budget += f" {option} {text}"
+                limits += f" {option} {text}"
         deals = ranges_text([r["deal"] for r in rows], most=len(rows))
-        return f"thirteen survey {self.game}{flags} --deals {deals}{budget}{flag}"
+        return f"thirteen survey {self.game}{flags} --deals {deals}{limits}{flag}"
+
+
+def _budget(row: Row) -> Budget:
+    return row["max_nodes"], row["max_seconds"]
+
+
+def _order(budget: Budget) -> tuple[float, float]:
+    """Budgets in order of seconds, then positions, no limit last."""
+    return (math.inf if budget[1] is None else budget[1],
+            math.inf if budget[0] is None else budget[0])
+
+
+def _within(budget: Budget, base: Budget) -> bool:
+    """``budget`` is no larger than ``base`` in positions and in seconds: a survey with
+    ``base`` decides what it decided."""
+    return all(b is None or (a is not None and a <= b) for a, b in zip(budget, base, strict=True))
 
 
 def thoughtful(row: Row) -> str:
