@@ -23,10 +23,11 @@ import platform
 import resource
 import statistics
 import sys
+from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
-from thirteen import data
+import survey_data
+
 from thirteen.arguments import positive_count, positive_seconds
 from thirteen.game import new_state
 from thirteen.solver import Budget, solve
@@ -36,7 +37,6 @@ from thirteen.survey import parse_deals
 from thirteen.variants import GAMES as ALL_GAMES
 
 GAMES = ("calculation", "imaginary-thirteen", "imaginary-thirteen-pysol")
-SURVEYS = Path(__file__).resolve().parent.parent / "data" / "surveys"
 
 
 def solve_in_child(game: str, number: int, budget: Budget) -> dict[str, object]:
@@ -59,10 +59,11 @@ def solve_in_child(game: str, number: int, budget: Budget) -> dict[str, object]:
     return dict(json.loads(text))
 
 
-def deals(text: str) -> list[int]:
-    """``1-1000``, ``7`` or ``1-10,20-30`` as an argparse type (a bad one refused in one line)."""
+def deals(text: str) -> list[tuple[int, int]]:
+    """``1-1000``, ``7`` or ``1-10,20-30`` as an argparse type (a bad one refused in one line),
+    as ranges, so that a huge one costs no memory before its deals are solved."""
     try:
-        return [n for lo, hi in parse_deals(text) for n in range(lo, hi + 1)]
+        return parse_deals(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -80,13 +81,24 @@ def needing_model(game: str) -> set[int]:
     """The deals of ``game`` that the committed survey searched beyond the move search's share
     or left unknown."""
     share = MOVE_SEARCH_NODES[ALL_GAMES[game].decks]
-    rows = data.iter_columns(SURVEYS / (game + data.SUFFIX), ("deal", "verdict", "nodes"))
+    rows = survey_data.columns(game, ("deal", "verdict", "nodes"))
     return {deal for deal, verdict, nodes in rows if isinstance(deal, int)
             and (verdict == "unknown" or isinstance(nodes, int) and nodes > share)}
 
 
+def chosen(game: str, spans: list[tuple[int, int]], needing: bool) -> Iterator[int]:
+    """The deals to solve, in order: every deal of ``spans``, or those of them needing the
+    model."""
+    if needing:
+        return (n for n in sorted(needing_model(game)) if any(lo <= n <= hi for lo, hi in spans))
+    return (n for lo, hi in spans for n in range(lo, hi + 1))
+
+
 def report(game: str, rows: dict[int, dict[str, object]]) -> None:
     """The benchmark's lines for one game."""
+    if not rows:
+        print(f"{game}: no deal to solve", flush=True)
+        return
     verdicts = [str(r["verdict"]) for r in rows.values()]
     seconds = sorted(float(str(r["seconds"])) for r in rows.values())
     decided = len(verdicts) - verdicts.count("unknown")
@@ -111,18 +123,17 @@ def main() -> None:
     parser.add_argument("--needing-model", action="store_true",
                         help="only the deals the survey data shows the model deciding")
     args = parser.parse_args()
-    for game in args.games if args.needing_model else ():
-        if not (SURVEYS / (game + data.SUFFIX)).is_file():
-            parser.error(f"no survey data of {game} in {SURVEYS.name}")
+    if args.needing_model:
+        survey_data.require(parser, args.games)
     budget = Budget(max_nodes=None, max_seconds=args.max_seconds, max_mb=int(args.max_mb))
     which = " needing the model" if args.needing_model else ""
-    print(f"# deals of {args.deals[0]}-{args.deals[-1]}{which}, budget {args.max_seconds:g} s and "
-          f"{args.max_mb} MB per deal; "
+    print(f"# deals of {args.deals[0][0]}-{args.deals[-1][1]}{which}, budget "
+          f"{args.max_seconds:g} s and {args.max_mb} MB per deal; "
           f"{date.today()}, {platform.machine()} {os.cpu_count()} cores, Python "
           f"{platform.python_version()} ({running()})", flush=True)
     for game in args.games:
-        chosen = needing_model(game) if args.needing_model else set(args.deals)
-        rows = {n: solve_in_child(game, n, budget) for n in args.deals if n in chosen}
+        numbers = chosen(game, args.deals, args.needing_model)
+        rows = {n: solve_in_child(game, n, budget) for n in numbers}
         report(game, rows)
     sys.stdout.flush()
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
-from thirteen import data
+import survey_data
+
 from thirteen.arguments import deal_number, positive_count, positive_seconds
 from thirteen.deal import deal
 from thirteen.game import start_state
@@ -30,12 +30,11 @@ DEALS = ("bakers-dozen:1-30", "good-measure:1-20", "portuguese-solitaire:1-20",
          "castles-in-spain:1-20", "spanish-patience:1-20", "spanish-patience-ii:1-10",
          "spanish-patience-rank:1-10", "bisley:1-20")
 SKIP = {("good-measure", 214)}  # far beyond any budget worth waiting for here
-SURVEYS = Path(__file__).resolve().parent.parent / "data" / "surveys"
 
 
 def slower_than(game: str, seconds: float) -> set[int]:
     """The deals of ``game`` that the committed survey decided in more than ``seconds``."""
-    rows = data.iter_columns(SURVEYS / (game + data.SUFFIX), ("deal", "verdict", "seconds"))
+    rows = survey_data.columns(game, ("deal", "verdict", "seconds"))
     return {deal for deal, verdict, took in rows if isinstance(deal, int)
             and isinstance(took, float) and took > seconds and verdict != "unknown"}
 
@@ -66,9 +65,7 @@ def main() -> None:
     nodes = 0
     seconds = 0.0
     if args.slower_than is not None:
-        for game, _, _ in args.deals:
-            if not (SURVEYS / (game + data.SUFFIX)).is_file():
-                parser.error(f"no survey data of {game} in {SURVEYS.name}")
+        survey_data.require(parser, (game for game, _, _ in args.deals))
     print(f"# {running()}, {args.nodes} positions", flush=True)
     for game, first, last in args.deals:
         variant = get_variant(game)
