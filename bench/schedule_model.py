@@ -8,7 +8,7 @@ start with the node budget (`NODES_PER_DETERMINISTIC_SECOND` a deterministic sec
 and no clock, once per seed: its verdict, work in deterministic seconds and CPU seconds. The
 work is CP-SAT's own measure, the same on any machine and under any load, so it is the figure
 to compare; the hardest deals' work depends much on the seed, which is the first of the
-model's restarts (``--first-run``: the first restart's deterministic seconds, `FIRST_RUN`
+model's restarts (``--first-run``: the first run's deterministic seconds, `FIRST_RUN`
 by default; one longer than the budget means no restart). Prints a line a run and, per
 seed, the total work with an unknown counting as the whole budget.
 """
@@ -22,8 +22,7 @@ from collections.abc import Callable
 from thirteen.arguments import deal_number, positive_count, positive_seconds
 from thirteen.calculation import CalcState
 from thirteen.game import new_state
-from thirteen.solver import schedule_model
-from thirteen.solver.schedule_model import NODES_PER_DETERMINISTIC_SECOND, decide
+from thirteen.solver.schedule_model import FIRST_RUN, NODES_PER_DETERMINISTIC_SECOND, decide
 from thirteen.variants import GAMES
 
 
@@ -39,16 +38,15 @@ def main() -> None:
     parser.add_argument("--deals", type=numbers(deal_number), default="2,79,88,158,343,448,708")
     parser.add_argument("--seeds", type=numbers(positive_count), default="1,2,3")
     parser.add_argument("--nodes", type=positive_count, default=8 * NODES_PER_DETERMINISTIC_SECOND)
-    parser.add_argument("--first-run", type=positive_seconds, default=schedule_model.FIRST_RUN)
+    parser.add_argument("--first-run", type=positive_seconds, default=FIRST_RUN)
     args = parser.parse_args()
-    schedule_model.FIRST_RUN = args.first_run
     for seed in args.seeds:
         total = 0.0
         for number in args.deals:
             state = new_state(args.game, number)
             assert isinstance(state, CalcState)
             start = time.process_time()
-            answer = decide(state, None, args.nodes, seed)
+            answer = decide(state, None, args.nodes, seed, args.first_run)
             work = answer.nodes / NODES_PER_DETERMINISTIC_SECOND
             total += work
             print(f"{args.game} {number} seed {seed}: {answer.verdict}, {work:.2f} "

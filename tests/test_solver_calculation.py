@@ -25,7 +25,7 @@ from thirteen.solver.calculation import (
     search_moves,
 )
 from thirteen.solver.common import Clock
-from thirteen.solver.schedule_model import NODES_PER_DETERMINISTIC_SECOND, decide
+from thirteen.solver.schedule_model import FIRST_RUN, NODES_PER_DETERMINISTIC_SECOND, decide
 from thirteen.variants import GAMES
 
 QUICK = Budget(max_nodes=400_000, max_seconds=30.0, max_mb=512)
@@ -205,9 +205,9 @@ def test_exhaustive_search_alone_proves_a_lost_endgame() -> None:
 # ---- the scheduling model (CP-SAT) -------------------------------------------------------
 
 
-def model_verdict(state: CalcState) -> str:
+def model_verdict(state: CalcState, first_run: float = FIRST_RUN) -> str:
     """The model's verdict with no budget; a solution must replay to a win."""
-    answer = decide(state, None, None)
+    answer = decide(state, None, None, first_run=first_run)
     if answer.verdict == "solved":
         assert replays_to_a_win(state, answer.moves), str(state.view())
     return answer.verdict
@@ -277,10 +277,8 @@ def test_random_positions_put_both_answers_to_the_test() -> None:
     assert set(verdicts) == {"solved", "unsolvable"}
 
 
-def counted_runs(monkeypatch: pytest.MonkeyPatch, first_run: float) -> list[int]:
-    """Makes the model's restarts start at ``first_run`` deterministic seconds; the list
-    fills with the seed of each run."""
-    monkeypatch.setattr(schedule_model, "FIRST_RUN", first_run)
+def counted_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that fills with the seed of each run of the model."""
     seeds: list[int] = []
     make = schedule_model._solver
 
@@ -302,19 +300,19 @@ def counted_runs(monkeypatch: pytest.MonkeyPatch, first_run: float) -> list[int]
 def test_restarts_keep_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     # Runs so short that the positions need several, each with the next seed: a run that ends
     # unknown must lead to the next, and the verdict of the run that decides is the truth.
-    seeds = counted_runs(monkeypatch, 0.0005)
+    seeds = counted_runs(monkeypatch)
     positions = [random_position(seed, 10) for seed in range(20)]
-    verdicts = [model_verdict(s) for s in positions]
+    verdicts = [model_verdict(s, first_run=0.0005) for s in positions]
     assert verdicts == ["solved" if brute_force(s) else "unsolvable" for s in positions]
     assert len(seeds) > len(positions) and max(seeds) > 2
 
 
 def test_restarts_stay_within_the_node_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    seeds = counted_runs(monkeypatch, 0.05)
+    seeds = counted_runs(monkeypatch)
     state = new_state("imaginary-thirteen-pysol", 2419)
     assert isinstance(state, CalcState)
     budget = NODES_PER_DETERMINISTIC_SECOND // 2  # half a deterministic second
-    answer = decide(state, None, budget)
+    answer = decide(state, None, budget, first_run=0.05)
     assert answer.verdict == "unknown" and seeds[:3] == [1, 2, 3]
     assert budget * 0.9 <= answer.nodes <= budget * 1.1
 

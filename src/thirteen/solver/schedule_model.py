@@ -198,22 +198,23 @@ def _solver() -> cp_model.CpSolver:
 
 
 def decide(state: CalcState, seconds: float | None, nodes: int | None,
-           seed: int = 1) -> Decision:
+           seed: int = 1, first_run: float = FIRST_RUN) -> Decision:
     """Solve the model of ``state`` within ``seconds`` of wall time and ``nodes`` positions
     (`NODES_PER_DETERMINISTIC_SECOND`).
 
     Why restarts: on the hardest deals CP-SAT's work is heavy-tailed in its random seed (a
     deal one seed decides in 1.7 deterministic seconds another leaves unknown after 200), so
-    the model is solved in runs, the first of `FIRST_RUN` deterministic seconds, each next one
+    the model is solved in runs, the first of ``first_run`` deterministic seconds, each next one
     `GROWTH` times longer with the next seed, ``seed`` first (docs/solver.md, *Restarts*). Each
-    run is a complete search, so an infeasible run is still a proof."""
+    run is a complete search, so an infeasible run is still a proof. `bench/schedule_model.py`
+    varies ``seed`` and ``first_run``."""
     model = _Model(state)
     if not model.feasible:  # a card no foundation takes, or a rank short of copies
         return Decision("unsolvable", (), 0)
     solver = _solver()
     deadline = None if seconds is None else time.monotonic() + seconds
     budget = None if nodes is None else nodes / NODES_PER_DETERMINISTIC_SECOND
-    work, run = 0.0, FIRST_RUN
+    work, run = 0.0, first_run
     while True:
         solver.parameters.random_seed = seed
         solver.parameters.max_deterministic_time = run if budget is None else min(
