@@ -7,8 +7,8 @@ Each deal's model (docs/solver.md, *solver/schedule_model.py*) is decided from t
 start with the node budget (`NODES_PER_DETERMINISTIC_SECOND` a deterministic second of CP-SAT)
 and no clock, once per seed: its verdict, work in deterministic seconds and CPU seconds. The
 work is CP-SAT's own measure, the same on any machine and under any load, so it is the figure
-to compare; the hardest deals' work depends much on the seed, which is the first of the
-model's restarts (``--first-run``: the first run's deterministic seconds, `FIRST_RUN`
+to compare; the hardest deals' work depends much on the seed, which is the first run's
+(each restart takes the next; ``--first-run``: the first run's deterministic seconds, `FIRST_RUN`
 by default; one longer than the budget means no restart). Prints a line a run and, per
 seed, the total work with an unknown counting as the whole budget.
 """
