@@ -40,9 +40,9 @@ EMPTY_PILE_COST = 3.0
 ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budget lasts
 ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
 #: Positions the move search may spend before the scheduling model takes over, by the number
-#: of decks. With one deck the model needs well under a second. With two it needs 5 to 50 CPU
-#: seconds, while the level-2 rollout, which ends some 7.5 million positions in, wins most of
-#: the deals still open at 3 million within 1 to 5 (docs/benchmarks.md, *The move search's share*).
+#: of decks. With one deck the model needs a second or two at most. With two it needs seconds to
+#: tens of seconds, while the move search, over a million positions a second, wins most of the
+#: deals still open at 3 million within 7 million (docs/benchmarks.md, *The move search's share*).
 MOVE_SEARCH_NODES = {1: 200_000, 2: 7_000_000}
 #: New positions of the unwinding game (rule R1) one position of the search may ask for.
 UNWIND_CAP = 200
