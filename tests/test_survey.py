@@ -415,20 +415,22 @@ def test_report_reproduces_retried_deals_with_their_budget(tmp_path: Path) -> No
     """Deals tried again with a larger budget get their own command, after the one for every
     deal with the budget most rows had; a smaller budget is covered by that one."""
     db = tmp_path / "retried.sqlite3"
-    budgets = {1: (1000, 30.0), 2: (1000, 30.0), 3: (500, 30.0), 4: (1000, 600.0),
-               5: (5000, 30.0)}
+    budgets = {1: (1000, 30.0, 2048), 2: (1000, 30.0, 2048), 3: (500, 30.0, 1024),
+               4: (1000, 600.0, 2048), 5: (5000, 30.0, 2048), 6: (1000, 600.0, 8192)}
     with connect(db) as c:
-        for d, (nodes, seconds) in budgets.items():
+        for d, (nodes, seconds, mb) in budgets.items():
             row = fake_row("bakers-dozen", d, "solved", 0.5, 90)
-            row["max_nodes"], row["max_seconds"] = nodes, seconds
+            row["max_nodes"], row["max_seconds"], row["max_mb"] = nodes, seconds, mb
             store_row(c, row)
     lines = report(db, "bakers-dozen").splitlines()
     start = next(i for i, x in enumerate(lines) if "reproduce" in x)
-    assert [x.split("reproduce")[-1].strip() for x in lines[start:start + 3]] == [
-        "thirteen survey bakers-dozen --deals 1-5 --max-nodes 1000 --max-seconds 30",
+    assert [x.split("reproduce")[-1].strip() for x in lines[start:start + 4]] == [
+        "thirteen survey bakers-dozen --deals 1-6 --max-nodes 1000 --max-seconds 30",
         "thirteen survey bakers-dozen --deals 5 --max-nodes 5000 --max-seconds 30 --retry-unknown",
         "thirteen survey bakers-dozen --deals 4 --max-nodes 1000 --max-seconds 600 "
-        "--retry-unknown"]
+        "--retry-unknown",
+        "thirteen survey bakers-dozen --deals 6 --max-nodes 1000 --max-seconds 600 "
+        "--max-mb 8192 --retry-unknown"]
 
 
 def test_report_calculation_has_thoughtful_and_fair_figures(small_db: Path) -> None:
@@ -468,12 +470,12 @@ def test_the_fair_figure_is_over_the_deals_the_fair_player_played(tmp_path: Path
     assert f"fair player      75.0%, 95% interval {interval} (deals 1-4, 4 played)" in report(db)
     page = details(s, "data/surveys")
     assert f"- fair player (deals 1-4, 4 played): 75.0%, 95% interval {interval}" in page
-    assert s.commands() == [
-        "thirteen survey calculation --deals 1-4 --max-nodes 1000 --max-seconds 30",
-        "thirteen survey calculation --deals 5-10 --max-nodes 1000 --max-seconds 30 --no-fair"]
-    assert ("- made by `thirteen survey calculation --deals 1-4 --max-nodes 1000 --max-seconds 30"
-            " --data data/surveys` and `thirteen survey calculation --deals 5-10 --max-nodes 1000"
-            " --max-seconds 30 --no-fair --data data/surveys`") in page
+    limits = "--max-nodes 1000 --max-seconds 30 --max-mb 64"
+    assert s.commands() == [f"thirteen survey calculation --deals 1-4 {limits}",
+                            f"thirteen survey calculation --deals 5-10 {limits} --no-fair"]
+    assert (f"- made by `thirteen survey calculation --deals 1-4 {limits} --data data/surveys`"
+            f" and `thirteen survey calculation --deals 5-10 {limits} --no-fair"
+            " --data data/surveys`") in page
     assert [build_parser().parse_args(c.split()[1:]).no_fair for c in s.commands()] == [False,
                                                                                         True]
     table = format_table([s])
@@ -496,7 +498,8 @@ def test_no_fair_line_where_the_fair_player_played_no_deal(tmp_path: Path) -> No
     assert s.fair_figure() is None
     assert "fair player" not in report(db) and "fair player" not in details(s, "data/surveys")
     assert s.commands() == [
-        "thirteen survey calculation --deals 1-3 --max-nodes 1000 --max-seconds 30 --no-fair"]
+        "thirteen survey calculation --deals 1-3 --max-nodes 1000 --max-seconds 30 --max-mb 64"
+        " --no-fair"]
     assert "| - |" in format_table([s])
     plot(s, tmp_path / "nofair.svg")
     assert "fair player" not in (tmp_path / "nofair.svg").read_text()

@@ -20,7 +20,8 @@ from .survey import rows
 from .variants import GAMES
 from .workers import Row
 
-Budget = tuple[int | None, float | None]  # a row's (max_nodes, max_seconds); None: no limit
+#: a row's (max_nodes, max_seconds, max_mb); None: no limit
+Budget = tuple[int | None, float | None, int | None]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -189,7 +190,8 @@ class Section:
                         for k, v in sorted(opts.items()))
         limits = ""
         for option, value, default in (("--max-nodes", budget[0], 2_000_000),
-                                       ("--max-seconds", budget[1], 60.0)):
+                                       ("--max-seconds", budget[1], 60.0),
+                                       ("--max-mb", budget[2], 2048)):
             if value != default:
                 # digits, as the flags parse them (format 'g' writes a million as 1e+06)
                 text = ("0" if value is None
@@ -200,17 +202,18 @@ class Section:
 
 
 def _budget(row: Row) -> Budget:
-    return row["max_nodes"], row["max_seconds"]
+    return row["max_nodes"], row["max_seconds"], row["max_mb"]
 
 
-def _order(budget: Budget) -> tuple[float, float]:
-    """Budgets in order of seconds, then positions, no limit last."""
+def _order(budget: Budget) -> tuple[float, float, float]:
+    """Budgets in order of seconds, then positions, then memory, no limit last."""
     return (math.inf if budget[1] is None else budget[1],
-            math.inf if budget[0] is None else budget[0])
+            math.inf if budget[0] is None else budget[0],
+            math.inf if budget[2] is None else budget[2])
 
 
 def _within(budget: Budget, base: Budget) -> bool:
-    """``budget`` is no larger than ``base`` in positions and in seconds: a survey with
+    """``budget`` is no larger than ``base`` in positions, seconds and memory: a survey with
     ``base`` decides what it decided."""
     return all(b is None or (a is not None and a <= b) for a, b in zip(budget, base, strict=True))
 
