@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .solver import Budget as Limits
 from .survey import rows
 from .variants import GAMES
 from .workers import Row
@@ -189,10 +190,12 @@ class Section:
                         f" --foundations {v}" if k == "foundations" else ""
                         for k, v in sorted(opts.items()))
         limits = ""
-        for option, value, default in (("--max-nodes", budget[0], 2_000_000),
-                                       ("--max-seconds", budget[1], 60.0),
-                                       ("--max-mb", budget[2], 2048)):
-            if value != default:
+        # the survey's defaults are the solver's (`thirteen.solver.Budget`): left unsaid
+        default = Limits()
+        for option, value, default_value in (("--max-nodes", budget[0], default.max_nodes),
+                                             ("--max-seconds", budget[1], default.max_seconds),
+                                             ("--max-mb", budget[2], default.max_mb)):
+            if value != default_value:
                 # digits, as the flags parse them (format 'g' writes a million as 1e+06)
                 text = ("0" if value is None
                         else f"{value:.0f}" if float(value).is_integer() else str(value))
