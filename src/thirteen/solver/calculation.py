@@ -41,8 +41,8 @@ ROLLOUT_LEVELS = 3  # nested rollouts of levels 1, 2, 3 in turn, while the budge
 ROLLOUT_SHARE = 20  # rollout positions per search position in each slice (docs/solver.md)
 #: Positions the move search may spend before the scheduling model takes over, by the number
 #: of decks. With one deck the model needs a second or two at most. With two it needs seconds to
-#: tens of seconds, while the move search, over a million positions a second, wins most of the
-#: deals still open at 3 million within 7 million (docs/benchmarks.md, *The move search's share*).
+#: tens of seconds, while the move search wins most of the deals still open at 3 million within
+#: 7 million, sooner (docs/benchmarks.md, *The move search's share*).
 MOVE_SEARCH_NODES = {1: 200_000, 2: 7_000_000}
 #: New positions of the unwinding game (rule R1) one position of the search may ask for.
 UNWIND_CAP = 200
