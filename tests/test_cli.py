@@ -162,6 +162,22 @@ def test_version_and_every_option_says_its_default() -> None:
                 assert "default" in (action.help or ""), (name, action.option_strings)
 
 
+def test_the_survey_command_and_function_default_to_the_solver_budget() -> None:
+    """Three places name a survey's budget: the solver's `Budget`, ``survey()`` and its
+    command; a default changed in one and not the others would survey at a budget the report
+    does not state."""
+    import inspect
+
+    from thirteen.cli import build_parser
+    from thirteen.solver import Budget
+    from thirteen.survey import survey
+
+    args = build_parser().parse_args(["survey", "bisley", "--deals", "1"])
+    defaults = inspect.signature(survey).parameters
+    for field in ("max_seconds", "max_nodes", "max_mb"):
+        assert getattr(args, field) == getattr(Budget(), field) == defaults[field].default
+
+
 def test_compile_solver_leaves_an_up_to_date_build_alone(tmp_path: Path) -> None:
     from thirteen.solver.build import STAMP, source_digest
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from .solver import WANTED
+from .solver import WANTED, Budget
 
 
 class Parser(argparse.ArgumentParser):
@@ -89,21 +89,21 @@ def moves_args(p: argparse.ArgumentParser, moves: str) -> None:
     p.add_argument("--board", metavar="FILE", help=BOARD_HELP)
 
 
-def budget_args(p: argparse.ArgumentParser, seconds: float, nodes: int | None = None, *,
-                per_deal: bool = False, time_only: bool = False) -> None:
-    """The solver's `Budget`: time, then (unless ``time_only``) nodes and memory; for one
-    search, or (``per_deal``) for each deal of a survey."""
+def budget_args(p: argparse.ArgumentParser, default: Budget, *, per_deal: bool = False,
+                time_only: bool = False) -> None:
+    """The solver's `Budget`, ``default`` unless given: time, then (unless ``time_only``)
+    nodes and memory; for one search, or (``per_deal``) for each deal of a survey."""
     each = " per deal" if per_deal else ""
-    p.add_argument("--max-seconds", type=positive_seconds, default=seconds,
+    p.add_argument("--max-seconds", type=positive_seconds, default=default.max_seconds,
                    help=f"time budget{each} (default: %(default)g)")
     if time_only:
         return
-    p.add_argument("--max-nodes", type=positive_count, default=nodes,
-                   help="node budget per deal (default: %(default)s)" if per_deal
-                   else "node budget: positions searched (default: no limit)")
-    p.add_argument("--max-mb", type=positive_count, default=2048, help="memory budget "
-                   + ("per deal" if per_deal else "of the search's tables")
-                   + " (default: %(default)s)")
+    nodes = "%(default)s" if default.max_nodes else "no limit"
+    p.add_argument("--max-nodes", type=positive_count, default=default.max_nodes,
+                   help=f"node budget{each}: positions searched (default: {nodes})")
+    where = each or " of the search's tables"
+    p.add_argument("--max-mb", type=positive_count, default=default.max_mb,
+                   help=f"memory budget{where} (default: %(default)s)")
 
 
 def play_args(p: argparse.ArgumentParser) -> None:
@@ -143,7 +143,7 @@ def survey_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", required=True, help="deal numbers: 1-100000, 7 or 1-10,20-30")
     p.add_argument("--workers", type=positive_count,
                    help="processes or Dask workers, at most 256 (default: all cores)")
-    budget_args(p, 60.0, 2_000_000, per_deal=True)
+    budget_args(p, Budget(), per_deal=True)
     p.add_argument("--db", help="survey SQLite file (default: in the user data directory)")
     p.add_argument("--data", metavar="FOLDER",
                    help="survey data files (e.g. data/surveys): resume from their rows and merge "

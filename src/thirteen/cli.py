@@ -393,12 +393,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve_args(add("serve", cmd_serve, "serve the game in a web browser"))
     p = add("solve", cmd_solve, "solve a deal: solved (with moves), unsolvable, or unknown",
             [deal_args])
-    budget_args(p, 60.0)
+    budget_args(p, Budget(max_nodes=None))
     p.add_argument("--json", action="store_true", help="one JSON object")
     p = add("hint", cmd_hint, "the next move of a winning line, or why there is none",
             [game_args])
     moves_args(p, "then the moves played so far")
-    budget_args(p, 10.0, time_only=True)
+    budget_args(p, Budget(max_seconds=10.0), time_only=True)
     p = add("compile-solver", cmd_compile_solver,
             f"compile the solver's searches with mypyc ({GAIN})")
     p.add_argument("--dir", help="build directory (default: the user cache, used by default)")
