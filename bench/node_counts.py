@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 
 import survey_data
 
@@ -64,6 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     nodes = 0
     seconds = 0.0
+    verdicts: Counter[str] = Counter()
     if args.slower_than is not None:
         survey_data.require(parser, (game for game, _, _ in args.deals))
     print(f"# {running()}, {args.nodes} positions", flush=True)
@@ -80,8 +82,11 @@ def main() -> None:
             took = time.process_time() - start
             nodes += result.nodes
             seconds += took
+            verdicts[result.verdict] += 1
             print(game, number, result.verdict, result.nodes,
                   *([f"{took:.2f}s"] if args.rate else []), flush=True)
+    print(f"# {sum(verdicts.values())} deals: " + ", ".join(
+        f"{verdicts[v]} {v}" for v in ("solved", "unsolvable", "unknown")))
     if args.rate:
         print(f"# {nodes} positions in {seconds:.2f} s of CPU: {nodes / seconds:,.0f} a second")
 

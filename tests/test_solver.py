@@ -111,6 +111,25 @@ def test_budget_gives_unknown() -> None:
     assert tiny.verdict == "unknown" and "memory" in tiny.reason
 
 
+def test_out_of_memory_the_proof_is_given_up_and_a_line_still_found() -> None:
+    """Good Measure 145 needs more positions than 16 MB hold: the exhaustive search's table
+    fills, the tables that only prove a deal lost are dropped, and the rest of the budget
+    finds a line (before, it ended unknown there). A lost deal whose proof outgrows the
+    memory ends unknown, never unsolvable, and says which budgets ran out."""
+    state = new_state("good-measure", 145)
+    short = solve(state, Budget(max_nodes=300_000, max_seconds=None, max_mb=16))
+    assert short.verdict == "unknown"
+    assert short.reason.startswith("memory budget of 16 MB spent with ")
+    assert short.reason.endswith("then, looking only for a line, node budget of 300000 spent")
+    won = solve(state, Budget(max_nodes=3_000_000, max_seconds=None, max_mb=16))
+    assert won.verdict == "solved" and replay(state, won).won
+    assert won.peak_states == int(short.reason.split(" with ")[1].split()[0].replace(",", ""))
+    lost = new_state("good-measure", 82)
+    assert solve(lost, Budget(max_nodes=400_000, max_seconds=None)).verdict == "unsolvable"
+    tight = solve(lost, Budget(max_nodes=400_000, max_seconds=None, max_mb=2))
+    assert tight.verdict == "unknown" and tight.reason.startswith("memory budget of 2 MB")
+
+
 def test_table_bytes_bounds_a_growing_table() -> None:
     """The memory check, made every 512 positions, counts `table_bytes` for the table until
     the next check: a set of 30-byte keys, as the packer search keeps them, filled 512 keys

@@ -108,6 +108,11 @@ class OutOfBudget(Exception):
     """Raised inside a search when a limit is reached; the message names the limit."""
 
 
+class OutOfMemory(OutOfBudget):
+    """The memory budget reached: a search holding tables it can do without may drop them
+    and go on (`packer.schedule`)."""
+
+
 class Clock:
     """Counts nodes and checks nodes, time and memory when the count reaches ``due``: at each
     multiple of ``every`` and at the node budget, so that a search spends a node budget
@@ -147,7 +152,7 @@ class Clock:
         if time.perf_counter() >= self.deadline:
             raise OutOfBudget(f"time budget of {b.max_seconds} s spent")
         if self.max_bytes is not None and held + self.extra_bytes >= self.max_bytes:
-            raise OutOfBudget(f"memory budget of {b.max_mb} MB spent")
+            raise OutOfMemory(f"memory budget of {b.max_mb} MB spent")
         self.due = self.next_due()
 
 

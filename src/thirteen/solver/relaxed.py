@@ -103,6 +103,11 @@ class Counted:
         return (table_bytes(self.won, self.key_size, every)
                 + table_bytes(self.lost, self.key_size, every))
 
+    def forget(self) -> None:
+        """Empty the memo (what it held is searched again when asked), for its memory."""
+        self.won = set()
+        self.lost = set()
+
     def known(self, key: int) -> i64:
         """1 if the memo holds ``key`` as won, 0 as lost, -1 if it does not hold it."""
         return 0 if key in self.lost else 1 if key in self.won else -1

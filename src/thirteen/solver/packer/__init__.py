@@ -69,12 +69,12 @@ def _search_fast(state: PackerState, budget: Budget, shorten: bool) -> Result:
         verdict, imoves, reason = portfolio(search, state, budget)
     except OutOfBudget as e:
         return Result("unknown", (), search.clock.nodes, search.clock.elapsed(),
-                      len(search.tt), str(e))
+                      len(search.tt) or search.dropped, str(e))
     if shorten and verdict == "solved":
         imoves = shortcut(state, imoves)
     moves = to_engine_moves(state, imoves) if verdict == "solved" else ()
     return checked_result(state, verdict, moves, search.clock.nodes,
-                          search.clock.elapsed(), len(search.tt), reason)
+                          search.clock.elapsed(), len(search.tt) or search.dropped, reason)
 
 
 

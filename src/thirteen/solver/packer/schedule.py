@@ -10,7 +10,7 @@ import random
 
 from ...cards import KING, SUIT_NAMES
 from ...packer import PackerState
-from ..common import Budget, Verdict, table_bytes
+from ..common import Budget, OutOfBudget, OutOfMemory, Verdict, table_bytes
 from ..relaxed import QUESTION_LIMIT, Counted, Relaxed, fits
 from .encoding import IMove
 from .probes import beam, nested
@@ -74,13 +74,24 @@ def portfolio(main: _Search, state: PackerState,
     D4 applies, the frontier search (`Split`) gets `SPLIT_SHARE` halves of each slice on top:
     it searches every beginning in turn and never enters one proved lost again, which
     restarts from the start do (*The frontier search*).
+    Once the memory budget is spent, the proof is given up (`_Schedule.give_up_proof`) and
+    what is left of the budget goes to finding a line (*Out of memory*).
     """
     verdict = main.start()
     if verdict is not None:
         return verdict
     schedule = _Schedule(main, state, budget)
     while True:
-        verdict = schedule.round()
+        try:
+            verdict = schedule.round()
+        except OutOfBudget as e:
+            if schedule.given_up:
+                raise OutOfBudget(f"{schedule.given_up}; then, looking only for a line, "
+                                  f"{e}") from e
+            if not isinstance(e, OutOfMemory):
+                raise
+            schedule.give_up_proof(str(e))
+            continue
         if verdict is not None:
             return verdict
         schedule.limit = int(schedule.limit * 1.5)
@@ -113,9 +124,12 @@ class _Schedule:
         self.split: Split | None = None
         self.split_owed = 0  # the same for the frontier search
         self.main_bytes = 0  # the main search's tables (and the frontier search's), held
+        self.given_up = ""  # why the proof was given up, once it is (`give_up_proof`)
 
     def round(self) -> tuple[Verdict, list[IMove], str] | None:
         """One round: each part its turn; an answer, or None."""
+        if self.given_up:
+            return self._find_only()
         main, clock = self.main, self.clock
         held = self.split.held() if self.split is not None else 0  # the frontier search's
         # the main search counts its own tables, not rule D4's
@@ -139,6 +153,31 @@ class _Schedule:
             self.split = Split(self.state, self.budget, clock)
         return (self._split_turn(held) or self._nested_turn() or self._beam_turn()
                 or self._probes(late))
+
+    def give_up_proof(self, why: str) -> None:
+        """The memory budget is spent: drop every table that only serves a proof that the deal
+        is lost (the exhaustive search's, rule D3's, the relaxed games') and the frontier
+        search (its set of what it proved lost grows without end), and empty rule D4's memo,
+        so that a deal which cannot be proved lost within the memory may still be won by the
+        parts that find lines, each keeping only its own small table."""
+        main = self.main
+        main.dropped = len(main.tt)
+        main.tt = set()
+        main.stuck_seen = {}
+        main.stuck_bytes = 0
+        self.relaxed, self.kept, self.later, self.split = None, [], [], None
+        if self.counted is not None:
+            self.counted.forget()
+        self.main_bytes = 0
+        self.given_up = f"{why} with {main.dropped:,} positions in the exhaustive search's table"
+
+    def _find_only(self) -> tuple[Verdict, list[IMove], str] | None:
+        """A round once the proof is given up: the parts that find lines, with the exhaustive
+        search's slice on top of their share."""
+        self.clock.extra_bytes = self._d4_bytes()
+        late = self.clock.nodes >= LATE_AFTER
+        self.share = self.limit * ((LATE_PROBES if late else 1) + 1)
+        return self._nested_turn() or self._beam_turn() or self._probes(late)
 
     def _relaxed_turn(self) -> tuple[Verdict, list[IMove], str] | None:
         """Rule D4: the counted game's start asked once, then the relaxed game's turn."""

@@ -29,6 +29,7 @@ class _Search(DeadEnds):
         self.stack: list[vec[i64]] = []
         self.pos = vec[i64]()
         self.marks = vec[i64]()
+        self.dropped: i64 = 0  # the positions its table held when it was dropped (`schedule`)
 
     def start(self) -> tuple[Verdict, list[IMove], str] | None:
         """Set up the depth-first search; a verdict if the root already decides it."""
