@@ -1126,6 +1126,38 @@ def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
     assert 600 <= clock.nodes < 600 + clock.every
 
 
+def test_a_beam_out_of_memory_ends_alone_and_the_next_are_narrower(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A beam's table is its own and goes with it: a beam that outgrows the memory ends
+    without ending the search (so its memory never makes the portfolio give up the proof),
+    and the beams after it are half as wide."""
+    from thirteen.solver.common import OutOfMemory
+    from thirteen.solver.packer import _Search, schedule
+    from thirteen.solver.packer.tuning import BEAM_AFTER, BEAM_FIRST
+
+    widths: list[int] = []
+
+    def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int,
+             stop: int) -> None:
+        widths.append(width)
+        clock.nodes += 1
+        if width > 2 * BEAM_FIRST:
+            raise OutOfMemory("memory budget of 1 MB spent")
+
+    monkeypatch.setattr(schedule, "beam", beam)
+    state = new_state(get_variant("good-measure"), 3)
+    assert isinstance(state, PackerState)
+    main = _Search(state, Budget())
+    assert main.start() is None
+    parts = schedule._Schedule(main, state, Budget())
+    parts.clock.nodes = BEAM_AFTER
+    for _ in range(5):
+        parts.share = 10**9
+        assert parts._beam_turn() is None
+    assert widths == [BEAM_FIRST, 2 * BEAM_FIRST, 4 * BEAM_FIRST, 2 * BEAM_FIRST, 2 * BEAM_FIRST]
+    assert not parts.given_up
+
+
 @pytest.mark.parametrize("game", PACKERS)
 def test_nested_rollouts_find_wins_and_stop_when_told(game: str) -> None:
     """A nested rollout search (`nested`) finds real wins; on a hard deal it stops within a

@@ -118,6 +118,7 @@ class _Schedule:
         self.rooting = False  # this round, the probes' share goes to the relaxed game instead
         self.seed = 0
         self.beams_run = 0
+        self.widest = 1 << 62  # the width of a beam that fits in memory beside the others
         self.credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
         self.runs = 0
         self.owed = 0  # the same for nested rollouts
@@ -259,15 +260,21 @@ class _Schedule:
         return None
 
     def _beam_turn(self) -> tuple[Verdict, list[IMove], str] | None:
-        """The next beam, twice as wide as the last, a quarter of what the probes have left."""
+        """The next beam, twice as wide as the last, a quarter of what the probes have left.
+        A beam that outgrows the memory ends alone (its table goes with it) and the next are
+        half as wide: a finder's memory never makes the portfolio give up the proof."""
         clock = self.clock
         self.credit += self._part(BEAM_AFTER, 1, 4) // BEAM_COST
         if self.credit > 0:
-            width = BEAM_FIRST << self.beams_run
+            width = min(BEAM_FIRST << self.beams_run, self.widest)
             self.beams_run += 1
             before = clock.nodes
-            bv = beam(self.state, self.budget, clock, width, self.beams_run,
-                      before + width * BEAM_CAP)
+            try:
+                bv = beam(self.state, self.budget, clock, width, self.beams_run,
+                          before + width * BEAM_CAP)
+            except OutOfMemory:  # its own table, which goes with it: the next are narrower
+                self.widest = max(BEAM_FIRST, width // 2)
+                bv = None
             self.credit -= clock.nodes - before
             if bv is not None:
                 return bv
