@@ -152,8 +152,7 @@ class _Schedule:
         self.share = 0 if self.rooting else self.limit * LATE_PROBES if late else self.limit
         if self.split is None and self.counted is not None and clock.nodes >= SPLIT_AFTER:
             self.split = Split(self.state, self.budget, clock)
-        return (self._split_turn(held) or self._nested_turn() or self._beam_turn()
-                or self._probes(late))
+        return self._split_turn(held) or self._finders(late)
 
     def give_up_proof(self, why: str) -> None:
         """The memory budget is spent: drop every table that only serves a proof that the deal
@@ -178,6 +177,10 @@ class _Schedule:
         self.clock.extra_bytes = self._d4_bytes()
         late = self.clock.nodes >= LATE_AFTER
         self.share = self.limit * ((LATE_PROBES if late else 1) + 1)
+        return self._finders(late)
+
+    def _finders(self, late: bool) -> tuple[Verdict, list[IMove], str] | None:
+        """The parts that only find lines, in turn, on this round's share."""
         return self._nested_turn() or self._beam_turn() or self._probes(late)
 
     def _relaxed_turn(self) -> tuple[Verdict, list[IMove], str] | None:
