@@ -411,6 +411,28 @@ def test_report_reproduce_command_parses_with_large_budgets(tmp_path: Path) -> N
     assert (args.max_nodes, args.max_seconds) == (1_000_000, 120.0)
 
 
+def test_report_reproduce_command_lifts_the_limits_a_row_did_not_have(tmp_path: Path) -> None:
+    """A survey run from Python with no node or time limit is reproduced by a command that
+    says ``none``, which the CLI reads back as no limit; memory has no such form."""
+    from thirteen.cli import build_parser
+
+    db = tmp_path / "unlimited.sqlite3"
+    with connect(db) as c:
+        row = fake_row("good-measure", 1, "solved", 0.5, 90)
+        row["max_nodes"], row["max_seconds"] = None, None
+        store_row(c, row)
+    line = next(x for x in report(db, "good-measure").splitlines() if "reproduce" in x)
+    command = line.split("reproduce", 1)[1].split()
+    assert "--max-nodes none --max-seconds none" in " ".join(command)
+    args = build_parser().parse_args(command[1:])
+    assert (args.max_nodes, args.max_seconds, args.max_mb) == (None, None, row["max_mb"])
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*command[1:], "--max-mb", "none"])
+    with pytest.raises(ValueError, match="memory budget"):
+        survey("good-measure", "1", tmp_path / "never.sqlite3", max_mb=None)  # type: ignore[arg-type]
+    assert not (tmp_path / "never.sqlite3").exists()
+
+
 def test_report_reproduces_retried_deals_with_their_budget(tmp_path: Path) -> None:
     """Deals tried again with a larger budget get their own command, after the one for every
     deal with the budget most rows had; a smaller budget is covered by that one."""

@@ -51,6 +51,12 @@ positive_count = _positive(int)  # also the benchmarks' counts and seconds
 positive_seconds = _positive(float)
 
 
+def _or_none(parse: Callable[[str], float]) -> Callable[[str], float | None]:
+    """A limit that may be lifted: ``none``, or what ``parse`` takes (the memory budget has
+    no such form: memory stays bounded whatever the command line says)."""
+    return lambda text: None if text.strip().lower() == "none" else parse(text)
+
+
 def _port(text: str) -> int:
     port = int(positive_count(text))
     if port > 65535:
@@ -94,13 +100,14 @@ def budget_args(p: argparse.ArgumentParser, default: Budget, *, per_deal: bool =
     """The solver's `Budget`, ``default`` unless given: time, then (unless ``time_only``)
     nodes and memory; for one search, or (``per_deal``) for each deal of a survey."""
     each = " per deal" if per_deal else ""
-    p.add_argument("--max-seconds", type=positive_seconds, default=default.max_seconds,
-                   help=f"time budget{each} (default: %(default)g)")
+    p.add_argument("--max-seconds", type=_or_none(positive_seconds),
+                   default=default.max_seconds,
+                   help=f"time budget{each}, or none (default: %(default)g)")
     if time_only:
         return
     nodes = "%(default)s" if default.max_nodes else "no limit"
-    p.add_argument("--max-nodes", type=positive_count, default=default.max_nodes,
-                   help=f"node budget{each}: positions searched (default: {nodes})")
+    p.add_argument("--max-nodes", type=_or_none(positive_count), default=default.max_nodes,
+                   help=f"node budget{each}: positions searched, or none (default: {nodes})")
     where = each or " of the search's tables"
     p.add_argument("--max-mb", type=positive_count, default=default.max_mb,
                    help=f"memory budget{where} (default: %(default)s)")

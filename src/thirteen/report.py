@@ -197,7 +197,7 @@ class Section:
                                              ("--max-mb", budget[2], default.max_mb)):
             if value != default_value:
                 # digits, as the flags parse them (format 'g' writes a million as 1e+06)
-                text = ("0" if value is None
+                text = ("none" if value is None
                         else f"{value:.0f}" if float(value).is_integer() else str(value))
                 limits += f" {option} {text}"
         deals = ranges_text([r["deal"] for r in rows], most=len(rows))

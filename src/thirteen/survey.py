@@ -275,7 +275,7 @@ def survey(
     scheduler: str | None = None,
     max_seconds: float | None = 60.0,
     max_nodes: int | None = 2_000_000,
-    max_mb: int | None = 2048,
+    max_mb: int = 2048,
     retry_unknown: bool = False,
     fair: bool = True,
     progress: bool = False,
@@ -286,6 +286,8 @@ def survey(
     the Calculation family's fair player plays each new deal too unless ``fair`` is False
     (``retry_unknown`` solves the stored unknowns again, without it).
     ``on_row`` is called after each row is committed (tests use it to interrupt a survey)."""
+    if max_mb is None:  # a deal's search would grow until the machine's memory ran out
+        raise ValueError("a survey needs a memory budget per deal (max_mb)")
     variant = get_variant(variant) if isinstance(variant, str) else variant
     spans = parse_deals(deals) if isinstance(deals, str) else deals
     workers = workers or os.cpu_count() or 1
@@ -454,8 +456,8 @@ def main(args: Any) -> int:
     try:
         summary = survey(
             variant, args.deals, db, workers=args.workers, engine=args.engine,
-            scheduler=args.scheduler, max_seconds=args.max_seconds or None,  # 0: no limit
-            max_nodes=args.max_nodes or None, max_mb=args.max_mb or None,
+            scheduler=args.scheduler, max_seconds=args.max_seconds,
+            max_nodes=args.max_nodes, max_mb=args.max_mb,
             retry_unknown=args.retry_unknown, fair=not args.no_fair, progress=not args.quiet,
         )
     finally:
