@@ -130,6 +130,39 @@ def test_out_of_memory_the_proof_is_given_up_and_a_line_still_found() -> None:
     assert tight.verdict == "unknown" and tight.reason.startswith("memory budget of 2 MB")
 
 
+def test_rule_d4s_memo_is_counted_once_and_only_a_cache_once_the_proof_is_given_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search of a deal asks rule D4's one counted memo, and the clock counts it once
+    (`Clock.shared`): Baker's Dozen 47187, whose memo outgrows its exhaustive search's table,
+    gives up the proof at 6 MB only once its tables, each counted once, hold 6 MB (counted
+    twice, it gave up with 5 MB held). Once the proof is given up the memo is only a cache:
+    emptied when it fills the memory, it no longer ends the search (at 4 MB it did, at
+    113,152 positions)."""
+    from thirteen.solver.common import table_bytes
+    from thirteen.solver.packer import schedule
+
+    held: list[int] = []
+    give_up = schedule._Schedule.give_up_proof
+
+    def spy(self: schedule._Schedule, why: str) -> None:
+        main = self.main
+        held.append(table_bytes(main.tt, main.key_size, 0) + main.stuck_bytes
+                    + (self.counted.held() if self.counted is not None else 0)
+                    + (self.relaxed.table() if self.relaxed is not None else 0)
+                    + sum(game.table() for game in self.kept)
+                    + (self.split.held() if self.split is not None else 0))
+        give_up(self, why)
+
+    monkeypatch.setattr(schedule._Schedule, "give_up_proof", spy)
+    state = new_state("bakers-dozen", 47187)
+    first = solve(state, Budget(max_nodes=120_000, max_seconds=None, max_mb=6))
+    assert first.reason.startswith("memory budget of 6 MB spent")
+    assert len(held) == 1 and held[0] >= 6 * 2**20
+    later = solve(state, Budget(max_nodes=150_000, max_seconds=None, max_mb=4))
+    assert later.reason.startswith("memory budget of 4 MB spent")
+    assert later.reason.endswith("then, looking only for a line, node budget of 150000 spent")
+
+
 def test_table_bytes_bounds_a_growing_table() -> None:
     """The memory check, made every 512 positions, counts `table_bytes` for the table until
     the next check: a set of 30-byte keys, as the packer search keeps them, filled 512 keys

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from ..moves import Move
 
@@ -113,6 +113,12 @@ class OutOfMemory(OutOfBudget):
     and go on (`packer.schedule`)."""
 
 
+class Held(Protocol):
+    """A structure that several searches sharing a clock grow (rule D4's memo)."""
+
+    def held(self) -> int: ...
+
+
 class Clock:
     """Counts nodes and checks nodes, time and memory when the count reaches ``due``: at each
     multiple of ``every`` and at the node budget, so that a search spends a node budget
@@ -120,7 +126,7 @@ class Clock:
     comparison a node, as cheap as the test of a multiple it replaces."""
 
     __slots__ = ("budget", "start", "nodes", "deadline", "max_bytes", "every", "extra_bytes",
-                 "due")
+                 "shared", "due")
 
     def __init__(self, budget: Budget, every: int = 512) -> None:
         self.budget = budget
@@ -131,6 +137,9 @@ class Clock:
         self.max_bytes = budget.max_mb * 1024 * 1024 if budget.max_mb is not None else None
         self.every = every
         self.extra_bytes = 0  # memory held by another search sharing this clock
+        # a memo every search sharing this clock may grow: counted here at every check, live,
+        # so that neither a search's own figure nor ``extra_bytes`` need hold it
+        self.shared: Held | None = None
         self.due = self.next_due()
 
     def elapsed(self) -> float:
@@ -151,7 +160,8 @@ class Clock:
             raise OutOfBudget(f"node budget of {b.max_nodes} spent")
         if time.perf_counter() >= self.deadline:
             raise OutOfBudget(f"time budget of {b.max_seconds} s spent")
-        if self.max_bytes is not None and held + self.extra_bytes >= self.max_bytes:
+        shared = self.shared.held() if self.shared is not None else 0
+        if self.max_bytes is not None and held + self.extra_bytes + shared >= self.max_bytes:
             raise OutOfMemory(f"memory budget of {b.max_mb} MB spent")
         self.due = self.next_due()
 

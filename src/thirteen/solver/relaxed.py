@@ -103,6 +103,11 @@ class Counted:
         return (table_bytes(self.won, self.key_size, every)
                 + table_bytes(self.lost, self.key_size, every))
 
+    def unshared(self) -> int:
+        """What the memo adds to a check of its clock: nothing if the clock counts it already
+        (`Clock.shared`), else all of it."""
+        return 0 if self.clock.shared is self else self.held()
+
     def forget(self) -> None:
         """Empty the memo (what it held is searched again when asked), for its memory."""
         self.won = set()
@@ -136,7 +141,7 @@ class Counted:
         clock = self.clock
         clock.nodes += 1
         if clock.nodes >= clock.due:
-            clock.check(self.held())
+            clock.check(self.unshared())
         for after in self._moves(key):
             if self._can_win(after):
                 self.won.add(key)
@@ -263,10 +268,6 @@ class Relaxed:
         """The memory this search's own table holds until the clock's next check."""
         return table_bytes(self.seen, self.key_size, self.counted.clock.every)
 
-    def held(self) -> int:
-        """That and the counted game's memo."""
-        return self.table() + self.counted.held()
-
     def steps(self, limit: i64) -> str:
         """Go on for ``limit`` more positions: "won", "lost", or "" when paused. The
         positions count as the clock's nodes. Raises `OutOfBudget`."""
@@ -284,7 +285,7 @@ class Relaxed:
             n += 1
             clock.nodes += 1
             if clock.nodes >= due:
-                clock.check(self.held())
+                clock.check(self.table() + self.counted.unshared())
                 due = clock.due
             homes = self._expand(whole)
             if homes is None:

@@ -85,6 +85,8 @@ def portfolio(main: _Search, state: PackerState,
         try:
             verdict = schedule.round()
         except OutOfBudget as e:
+            if schedule.given_up and isinstance(e, OutOfMemory) and schedule.forget_memo():
+                continue
             if schedule.given_up:
                 raise OutOfBudget(f"{schedule.given_up}; then, looking only for a line, "
                                   f"{e}") from e
@@ -110,6 +112,7 @@ class _Schedule:
         # changes it, and the relaxed game (`Relaxed`), searched from the start,
         # `RELAXED_SHARE` times the main search's slice a round.
         self.counted = Counted(state, self.clock) if main.stuck_on and fits(state) else None
+        self.clock.shared = self.counted  # every search grows its memo: the clock counts it
         self.relaxed = Relaxed(self.counted) if self.counted is not None else None
         self.kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
         self.later: list[Relaxed] = []  # the next window's games of the suits won with this one
@@ -170,6 +173,16 @@ class _Schedule:
             self.counted.forget()
         self.main_bytes = 0
         self.given_up = f"{why} with {main.dropped:,} positions in the exhaustive search's table"
+
+    def forget_memo(self) -> bool:
+        """Once the proof is given up, rule D4's memo is only a cache of the line finders'
+        questions: emptied when it holds a quarter of the memory or more (True), so that its
+        growth never ends the search; a smaller one cannot be what spent the memory."""
+        counted, max_bytes = self.counted, self.clock.max_bytes
+        if counted is None or max_bytes is None or counted.held() * 4 < max_bytes:
+            return False
+        counted.forget()
+        return True
 
     def _find_only(self) -> tuple[Verdict, list[IMove], str] | None:
         """A round once the proof is given up: the parts that find lines, with the exhaustive
@@ -316,11 +329,10 @@ class _Schedule:
         return None
 
     def _d4_bytes(self) -> int:
-        """The memory rule D4's games hold: the counted memo, the relaxed search's table while
-        it runs, and the tables of the games with a suit kept."""
-        relaxed, counted = self.relaxed, self.counted
-        own = (relaxed.held() if relaxed is not None
-               else counted.held() if counted is not None else 0)
+        """The memory rule D4's games hold besides the counted memo (which the clock counts):
+        the relaxed search's table while it runs, and the tables of the games with a suit
+        kept."""
+        own = self.relaxed.table() if self.relaxed is not None else 0
         return own + sum(game.table() for game in self.kept)
 
 
