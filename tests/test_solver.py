@@ -112,22 +112,22 @@ def test_budget_gives_unknown() -> None:
 
 
 def test_out_of_memory_the_proof_is_given_up_and_a_line_still_found() -> None:
-    """Good Measure 145 needs more positions than 16 MB hold: the exhaustive search's table
+    """Good Measure 202 needs more positions than 3 MB hold: the exhaustive search's table
     fills, the tables that only prove a deal lost are dropped, and the rest of the budget
     finds a line (before, it ended unknown there). A lost deal whose proof outgrows the
     memory ends unknown, never unsolvable, and says which budgets ran out."""
-    state = new_state("good-measure", 145)
-    short = solve(state, Budget(max_nodes=300_000, max_seconds=None, max_mb=16))
+    state = new_state("good-measure", 202)
+    short = solve(state, Budget(max_nodes=60_000, max_seconds=None, max_mb=3))
     assert short.verdict == "unknown"
-    assert short.reason.startswith("memory budget of 16 MB spent with ")
-    assert short.reason.endswith("then, looking only for a line, node budget of 300000 spent")
-    won = solve(state, Budget(max_nodes=3_000_000, max_seconds=None, max_mb=16))
+    assert short.reason.startswith("memory budget of 3 MB spent with ")
+    assert short.reason.endswith("then, looking only for a line, node budget of 60000 spent")
+    won = solve(state, Budget(max_nodes=100_000, max_seconds=None, max_mb=3))
     assert won.verdict == "solved" and replay(state, won).won
     assert won.peak_states == int(short.reason.split(" with ")[1].split()[0].replace(",", ""))
-    lost = new_state("good-measure", 82)
-    assert solve(lost, Budget(max_nodes=400_000, max_seconds=None)).verdict == "unsolvable"
-    tight = solve(lost, Budget(max_nodes=400_000, max_seconds=None, max_mb=2))
-    assert tight.verdict == "unknown" and tight.reason.startswith("memory budget of 2 MB")
+    lost = new_state("good-measure", 137)
+    assert solve(lost, Budget(max_nodes=40_000, max_seconds=None)).verdict == "unsolvable"
+    tight = solve(lost, Budget(max_nodes=40_000, max_seconds=None, max_mb=1))
+    assert tight.verdict == "unknown" and tight.reason.startswith("memory budget of 1 MB")
 
 
 def test_rule_d4s_memo_is_counted_once_and_only_a_cache_once_the_proof_is_given_up(
@@ -1076,11 +1076,13 @@ print(json.dumps(out))
 def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> None:
     """mypyc compiles the real packer search and the Calculation family's search and fair
     player; they must visit the same positions and give the same verdicts and moves as the
-    source, on every game."""
+    source, on every game. The build the set-up made (`thirteen compile-solver`) is the one
+    tested when it is up to date (compiling takes a minute); else one is made here."""
     pytest.importorskip("mypyc")
-    from thirteen.solver.build import compile_solver, running
+    from thirteen.solver.build import compile_solver, default_dir, running, up_to_date
 
-    build = compile_solver(tmp_path / "build")
+    made = default_dir()
+    build = made if up_to_date(made) else compile_solver(tmp_path / "build")
     files = _in_fresh_interpreter(build, WHERE_ARE_THEY).stdout.split()
     assert all(f.endswith(".so") and f.startswith(str(build.resolve())) for f in files)
     compiled = json.loads(_in_fresh_interpreter(build, SOLVE_ALL).stdout)
