@@ -41,7 +41,8 @@ async def solve_for_me(game_id: GameId, server: ServerDep, me: Player) -> dict[s
     if s.game.status() != "in play":
         raise HTTPException(409, "the game is over")
     state, seen = s.position()
-    answer = await server.solve(me, solving.solution, state, seen, heavy=True)
+    answer = await server.solve(me, solving.solution, state, seen,
+                                server.limits.solve_seconds, heavy=True)
     if not answer.moves:
         raise HTTPException(409, answer.message)
     try:

@@ -22,12 +22,13 @@ class Limits:
     address_games: int = 600  # new games a minute per client address
     address_players: int = 120  # new players (cookies) a minute per client address
     solver_wait: float = 20.0  # seconds a request may wait for the solver before 503
+    solve_seconds: float = 5.0  # seconds "solve it for me" searches or plays
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Limits:
         """The limits given as options of ``thirteen serve``."""
         return cls(args.player_games, args.address_games, args.address_players,
-                   args.solver_wait)
+                   args.solver_wait, args.solve_seconds)
 
 
 class Bucket:

@@ -84,9 +84,10 @@ def said(h: Hint) -> HintOut:
     return HintOut(move, text, h.verdict, h.line)
 
 
-def solution(state: State, seen: Collection[State] = (), seconds: float = 5.0) -> Played:
-    """Solve it for me (`solve_for_me`): what to play from here (nothing, and why, when there
-    is nothing); a failing solver is logged and said, never a server error."""
+def solution(state: State, seen: Collection[State], seconds: float) -> Played:
+    """Solve it for me (`solve_for_me`) in ``seconds`` (``thirteen serve --solve-seconds``):
+    what to play from here (nothing, and why, when there is nothing); a failing solver is
+    logged and said, never a server error."""
     try:
         return solve_for_me(state, _budget(seconds, 1_000_000), seen)
     except Exception:  # noqa: BLE001
