@@ -108,6 +108,7 @@ def test_forced_moves_are_the_cards_only_one_foundation_wants() -> None:
 # ---- the pruned search against an unpruned search of the engine -------------------------
 
 
+@cache  # several tests ask about the same endgames
 def brute_force(state: CalcState) -> bool:
     """Is ``state`` winnable? Every legal move of the engine, no pruning at all."""
 
