@@ -85,9 +85,9 @@ def portfolio(main: _Search, state: PackerState,
         try:
             verdict = schedule.round()
         except OutOfBudget as e:
-            if schedule.given_up and isinstance(e, OutOfMemory) and schedule.forget_memo():
-                continue
             if schedule.given_up:
+                if isinstance(e, OutOfMemory) and schedule.forget_memo():
+                    continue
                 raise OutOfBudget(f"{schedule.given_up}; then, looking only for a line, "
                                   f"{e}") from e
             if not isinstance(e, OutOfMemory):
