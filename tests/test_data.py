@@ -91,6 +91,13 @@ def test_malformed_files_and_folders_are_refused(tmp_path: Path) -> None:
     bad.write_bytes(gzip.compress(head + b"x,solved" + b"," * (len(data.COLUMNS) - 2) + b"\n"))
     with pytest.raises(ValueError, match="line 2: not a deal"):
         data.read(tmp_path)
+    # a row without a memory budget: the report could not write a command that reproduces it
+    cells = b"1,solved,10,0.5,90,,,v1,60,1000000,"
+    bad.write_bytes(gzip.compress(head + cells + b"\n"))
+    with pytest.raises(ValueError, match="line 2: no max_mb"):
+        data.read(tmp_path)
+    bad.write_bytes(gzip.compress(head + cells + b"2048\n"))
+    assert data.read(tmp_path)[0]["max_mb"] == 2048
 
 
 def test_a_survey_resumes_from_data_files_and_a_report_reads_them(

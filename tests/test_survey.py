@@ -411,7 +411,8 @@ def test_report_reproduce_command_parses_with_large_budgets(tmp_path: Path) -> N
     assert (args.max_nodes, args.max_seconds) == (1_000_000, 120.0)
 
 
-def test_report_reproduce_command_lifts_the_limits_a_row_did_not_have(tmp_path: Path) -> None:
+def test_report_reproduce_command_lifts_the_limits_a_row_did_not_have(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A survey run from Python with no node or time limit is reproduced by a command that
     says ``none``, which the CLI reads back as no limit; memory has no such form."""
     from thirteen.cli import build_parser
@@ -428,6 +429,7 @@ def test_report_reproduce_command_lifts_the_limits_a_row_did_not_have(tmp_path: 
     assert (args.max_nodes, args.max_seconds, args.max_mb) == (None, None, row["max_mb"])
     with pytest.raises(SystemExit):
         build_parser().parse_args([*command[1:], "--max-mb", "none"])
+    assert "memory cannot be unlimited" in capsys.readouterr().err
     with pytest.raises(ValueError, match="memory budget"):
         survey("good-measure", "1", tmp_path / "never.sqlite3", max_mb=None)  # type: ignore[arg-type]
     assert not (tmp_path / "never.sqlite3").exists()

@@ -53,8 +53,15 @@ positive_seconds = _positive(float)
 
 def _or_none(parse: Callable[[str], float]) -> Callable[[str], float | None]:
     """A limit that may be lifted: ``none``, or what ``parse`` takes (the memory budget has
-    no such form: memory stays bounded whatever the command line says)."""
+    no such form: see `_megabytes`)."""
     return lambda text: None if text.strip().lower() == "none" else parse(text)
+
+
+def _megabytes(text: str) -> float:
+    """A memory budget: never ``none``, so that memory stays bounded whatever the input."""
+    if text.strip().lower() == "none":
+        raise argparse.ArgumentTypeError("memory cannot be unlimited: give a budget in MB")
+    return positive_count(text)
 
 
 def _port(text: str) -> int:
@@ -109,7 +116,7 @@ def budget_args(p: argparse.ArgumentParser, default: Budget, *, per_deal: bool =
     p.add_argument("--max-nodes", type=_or_none(positive_count), default=default.max_nodes,
                    help=f"node budget{each}: positions searched, or none (default: {nodes})")
     where = each or " of the search's tables"
-    p.add_argument("--max-mb", type=positive_count, default=default.max_mb,
+    p.add_argument("--max-mb", type=_megabytes, default=default.max_mb,
                    help=f"memory budget{where} (default: %(default)s)")
 
 

@@ -28,6 +28,8 @@ COLUMNS = ("deal", "verdict", "nodes", "seconds", "length", "fair_verdict", "fai
            "solver_version", "max_seconds", "max_nodes", "max_mb")
 _INTS = {"deal", "nodes", "length", "max_nodes", "max_mb"}
 _FLOATS = {"seconds", "fair_seconds", "max_seconds"}
+#: Cells every row has: a survey always stores them (its memory budget has no "none").
+_REQUIRED = {"deal", "verdict", "solver_version", "max_mb"}
 SUFFIX = ".csv.gz"
 UNSOLVABLE = ".unsolvable.txt"
 
@@ -69,6 +71,8 @@ def _reader(column: str) -> Callable[[str], object]:
     kind: Callable[[str], object] = int if column in _INTS else float if column in _FLOATS else str
 
     def value(text: str) -> object:
+        if not text and column in _REQUIRED:
+            raise ValueError(f"no {column}")
         try:
             return kind(text) if text else None
         except ValueError:
