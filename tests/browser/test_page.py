@@ -102,6 +102,10 @@ def test_a_slow_deal_search_never_lands_on_a_game_moved_on(page: Any, server: An
     page.keyboard.press("n")
     page.locator("#message", has_text="Looking for a hard deal").wait_for()
     page.wait_for_function("() => document.body.dataset.searching === '1'")
+    for _ in range(200):  # the route's handler runs when Playwright next reads the page's events
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1
     page.unroute("**/api/games")
     # The player plays on: the search stops, its message goes.
