@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -232,7 +235,13 @@ def test_a_stored_length_is_the_shortened_lines(reference: list[tuple[Any, ...]]
 def test_dask_local_cluster_stores_the_same_rows(
         tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
     db = tmp_path / "dask.sqlite3"
-    summary = survey(GAME, "1-12", db, engine="dask", workers=2, processes=False, **BUDGET)
+    with socket.socket() as other, warnings.catch_warnings():
+        # another cluster's HTTP server on Dask's port is no clash and no warning
+        with contextlib.suppress(OSError):
+            other.bind(("127.0.0.1", 8787))
+            other.listen()
+        warnings.simplefilter("error", UserWarning)
+        summary = survey(GAME, "1-12", db, engine="dask", workers=2, processes=False, **BUDGET)
     assert summary.solved_now == 12 and not summary.errors
     assert stored(db) == reference[:12]
     resumed = survey(GAME, DEALS, db, engine="dask", workers=2, processes=False, **BUDGET)

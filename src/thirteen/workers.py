@@ -204,8 +204,9 @@ def run_dask(tasks: Iterable[Task], on_result: OnResult, on_error: OnError, work
 
     cluster: Any = None
     if client is None:
+        # its HTTP server on any free port: one on Dask's 8787 (another cluster's) is no clash
         cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                    processes=processes, dashboard_address=None,
+                                    processes=processes, dashboard_address=":0",
                                     silence_logs=logging.ERROR)
         client = dist.Client(cluster)
     futures: dict[Any, Task] = {}
