@@ -8,8 +8,10 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -1073,16 +1075,24 @@ print(json.dumps(out))
 """
 
 
-def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> None:
-    """mypyc compiles the real packer search and the Calculation family's search and fair
-    player; they must visit the same positions and give the same verdicts and moves as the
-    source, on every game. The build the set-up made (`thirteen compile-solver`) is the one
-    tested when it is up to date (compiling takes a minute); else one is made here."""
+@pytest.fixture(scope="module")
+def compiled_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The build the set-up made (`thirteen compile-solver`) when it is up to date (compiling
+    takes a minute); else one made here."""
     pytest.importorskip("mypyc")
-    from thirteen.solver.build import compile_solver, default_dir, running, up_to_date
+    from thirteen.solver.build import compile_solver, default_dir, up_to_date
 
     made = default_dir()
-    build = made if up_to_date(made) else compile_solver(tmp_path / "build")
+    return made if up_to_date(made) else compile_solver(tmp_path_factory.mktemp("build"))
+
+
+def test_the_compiled_build_searches_exactly_as_the_source(compiled_build: Path) -> None:
+    """mypyc compiles the real packer search and the Calculation family's search and fair
+    player; they must visit the same positions and give the same verdicts and moves as the
+    source, on every game."""
+    from thirteen.solver.build import running
+
+    build = compiled_build
     files = _in_fresh_interpreter(build, WHERE_ARE_THEY).stdout.split()
     assert all(f.endswith(".so") and f.startswith(str(build.resolve())) for f in files)
     compiled = json.loads(_in_fresh_interpreter(build, SOLVE_ALL).stdout)
@@ -1094,6 +1104,63 @@ def test_the_compiled_build_searches_exactly_as_the_source(tmp_path: Path) -> No
     said = _in_fresh_interpreter(
         build, "from thirteen.solver.build import running; print(running())")
     assert said.stdout.strip() == "mypyc build"
+
+
+@pytest.mark.parametrize(("command", "sig"), [
+    (["solve", "bakers-dozen", "47187", "--max-seconds", "60"], signal.SIGINT),
+    (["survey", "good-measure", "--deals", "1-40", "--workers", "1", "--quiet"], signal.SIGTERM),
+])
+def test_a_signal_stops_a_compiled_search_cleanly(compiled_build: Path, tmp_path: Path,
+                                                  command: list[str],
+                                                  sig: signal.Signals) -> None:
+    """Ctrl-C, or SIGTERM to a survey, while the compiled search runs in the process: exit 130,
+    the survey stopped cleanly. CPython checks for signals inside arithmetic on big integers,
+    and mypyc's runtime aborts the process ("fatal: out of memory") when a handler raises
+    there: without `signals_held` most of these runs abort."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "THIRTEEN_COMPILED_SOLVER": str(compiled_build), "PYTHONPATH": str(src)}
+    for delay in (2.0, 3.0, 4.0):
+        db = ["--db", str(tmp_path / f"{delay}.sqlite3")] if command[0] == "survey" else []
+        proc = subprocess.Popen([sys.executable, "-m", "thirteen.cli", *command, *db], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+        assert (proc.returncode, err) == (130, ""), (delay, out, err)
+        assert "mypyc build" in out or command[0] == "solve"
+        assert "interrupted" in out or command[0] == "solve"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_search_waits_for_the_clocks_check(
+        monkeypatch: pytest.MonkeyPatch, sig: signal.Signals) -> None:
+    """A signal during a search is held until the clock's next check stops the search; then it
+    goes to the handler it was meant for, and the handlers are as they were."""
+    from thirteen.solver import common
+
+    seen: list[int] = []
+    original = common.Clock.check
+
+    def check(clock: Clock, held: int) -> None:
+        if clock.nodes <= clock.every:
+            os.kill(os.getpid(), sig)
+            assert not seen  # held: the search's handler only noted it
+        original(clock, held)
+
+    monkeypatch.setattr(common.Clock, "check", check)
+    previous = signal.signal(sig, lambda signum, frame: seen.append(signum))
+    try:
+        state = new_state("bakers-dozen", 47187)
+        with pytest.raises(KeyboardInterrupt):  # the handler let the process go on
+            solve(state, Budget(max_nodes=100_000, max_seconds=600.0))
+        assert seen == [sig]
+        assert signal.getsignal(sig) is not common._note
+        seen.clear()
+        monkeypatch.setattr(common.Clock, "check", original)
+        assert solve(state, Budget(max_nodes=2_000, max_seconds=600.0)).verdict == "unknown"
+        assert not seen
+    finally:
+        signal.signal(sig, previous)
 
 
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import signal
 import sys
 import threading
 import time
@@ -113,6 +114,11 @@ class OutOfMemory(OutOfBudget):
     and go on (`packer.schedule`)."""
 
 
+class Interrupted(BaseException):
+    """A signal came while `signals_held`: raised at the clock's next check, a safe point.
+    Not an `Exception`, so that nothing on the way out takes it for a search's failure."""
+
+
 class Held(Protocol):
     """A structure that several searches sharing a clock grow (rule D4's memo)."""
 
@@ -154,7 +160,9 @@ class Clock:
     def check(self, held: int) -> None:
         """Raise `OutOfBudget` if any limit is spent (called when ``nodes`` reaches ``due``,
         with the most memory the search's tables hold until the next call, `table_bytes`),
-        else set the next ``due``."""
+        `Interrupted` if a held signal came, else set the next ``due``."""
+        if _pending and threading.current_thread() is threading.main_thread():
+            raise Interrupted
         b = self.budget
         if b.max_nodes is not None and self.nodes >= b.max_nodes:
             raise OutOfBudget(f"node budget of {b.max_nodes} spent")
@@ -191,3 +199,44 @@ def collector_paused() -> Iterator[None]:
             _pauses -= 1
             if _pauses == 0 and _was_enabled:
                 gc.enable()
+
+
+HELD_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+_holding: list[bool] = []  # a search in the main thread holds the signals
+_pending: list[int] = []  # the signals that came meanwhile
+
+
+def _note(signum: int, frame: object) -> None:
+    _pending.append(signum)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM while a search runs in the main thread, and stop the search at
+    its clock's next check. CPython checks for signals inside long arithmetic on large
+    integers (the packed positions), and mypyc's runtime takes an exception raised there for
+    an allocation failure and aborts the process ("fatal: out of memory"): so a signal only
+    notes itself, and once the search has unwound it goes to the handler it was meant for
+    (a KeyboardInterrupt, a survey's clean stop, or the end of the process)."""
+    if _holding or threading.current_thread() is not threading.main_thread():
+        yield  # a search within a search, or in another thread (no handler runs there)
+        return
+    previous = {s: signal.getsignal(s) for s in HELD_SIGNALS}
+    held = [s for s, handler in previous.items() if handler is not signal.SIG_IGN]
+    for s in held:
+        signal.signal(s, _note)
+    _holding.append(True)
+    try:
+        yield
+    except Interrupted:
+        pass
+    finally:
+        _holding.clear()
+        for s in held:
+            signal.signal(s, previous[s])
+        came = list(dict.fromkeys(_pending))
+        _pending.clear()
+        for signum in came:
+            signal.raise_signal(signum)
+    if came:  # the handler let the process go on: the search it stopped cannot
+        raise KeyboardInterrupt
