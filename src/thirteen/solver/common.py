@@ -222,7 +222,8 @@ def signals_held() -> Iterator[None]:
         yield  # a search within a search, or in another thread (no handler runs there)
         return
     previous = {s: signal.getsignal(s) for s in HELD_SIGNALS}
-    held = [s for s, handler in previous.items() if handler is not signal.SIG_IGN]
+    # not one ignored, nor one whose handler Python did not set (which it could not put back)
+    held = [s for s, handler in previous.items() if handler not in (signal.SIG_IGN, None)]
     for s in held:
         signal.signal(s, _note)
     _holding.append(True)
