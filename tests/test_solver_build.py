@@ -16,10 +16,7 @@ import pytest
 from test_solver import QUICK
 
 from thirteen.game import new_state
-from thirteen.solver import (
-    Budget,
-    solve,
-)
+from thirteen.solver import Budget, solve
 from thirteen.solver.common import Clock
 
 

@@ -15,10 +15,7 @@ from test_solver import QUICK, Line, replay
 from thirteen.deal import deal
 from thirteen.game import new_state, start_state
 from thirteen.packer import PackerState
-from thirteen.solver import (
-    Budget,
-    solve,
-)
+from thirteen.solver import Budget, solve
 from thirteen.solver.common import Clock, checked_result
 from thirteen.variants import GAMES, get_variant
 
