@@ -128,8 +128,10 @@ def test_the_compiled_build_searches_exactly_as_the_source(compiled_build: Path)
     assert said.stdout.strip() == "mypyc build"
 
 
-#: The CLI in a fresh interpreter that says when it has imported the solver (loaded the build)
-CLI_WHEN_READY = ("import sys; from thirteen.cli import main; import thirteen.solver\n"
+#: The CLI in a fresh interpreter that says when it has imported the solver (loaded the build),
+#: with Ctrl-C's handler even where this run began with Ctrl-C ignored (a background job)
+CLI_WHEN_READY = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                  "from thirteen.cli import main; import thirteen.solver\n"
                   "print('ready', flush=True); sys.exit(main(sys.argv[1:]))")
 
 
@@ -149,9 +151,7 @@ def test_a_signal_stops_a_compiled_search_cleanly(compiled_build: Path, tmp_path
     for delay in (1.0, 1.5, 2.0, 2.5):
         db = ["--db", str(tmp_path / f"{delay}.sqlite3")] if command[0] == "survey" else []
         proc = subprocess.Popen([sys.executable, "-c", CLI_WHEN_READY, *command, *db], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                # Ctrl-C's handler even where this run was started with it off
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
         time.sleep(delay)
         proc.send_signal(sig)
