@@ -1,5 +1,5 @@
 """The tests test the solver's source, not a compiled build the machine may hold
-(`thirteen compile-solver`); test_solver compares the two. Set THIRTEEN_COMPILED_SOLVER to a
+(`thirteen compile-solver`); test_solver_build compares the two. Set THIRTEEN_COMPILED_SOLVER to a
 build directory to run the whole suite against that build instead.
 
 The README's test command runs the tests on every core (pytest-xdist). A server's solver runs
