@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from test_solver import QUICK
 
+from thirteen.calculation import CalcState
 from thirteen.game import new_state
-from thirteen.solver import Budget, solve
+from thirteen.moves import Move
+from thirteen.solver import Budget, fair_play, solve
 from thirteen.solver.common import Clock
 
 
@@ -189,6 +191,36 @@ def test_a_signal_during_a_search_waits_for_the_clocks_check(
         monkeypatch.setattr(common.Clock, "check", original)
         assert solve(state, Budget(max_nodes=2_000, max_seconds=600.0)).verdict == "unknown"
         assert not seen
+    finally:
+        signal.signal(sig, previous)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_the_fair_player_between_two_moves(
+        monkeypatch: pytest.MonkeyPatch, sig: signal.Signals) -> None:
+    """A signal while the fair player chooses a move is held until that move is chosen; the
+    game stops before the next one, and the signal goes to its own handler."""
+    from thirteen.solver import common, fair
+
+    seen: list[int] = []
+    chosen: list[Move | None] = []
+    original = fair.fair_move
+
+    def fair_move(state: CalcState, samples: int) -> Move | None:
+        os.kill(os.getpid(), sig)
+        assert not seen  # held: the game's handler only noted it
+        chosen.append(original(state, samples))
+        return chosen[-1]
+
+    monkeypatch.setattr(fair, "fair_move", fair_move)
+    state = new_state("calculation", 1)
+    assert isinstance(state, CalcState)
+    previous = signal.signal(sig, lambda signum, frame: seen.append(signum))
+    try:
+        with pytest.raises(KeyboardInterrupt):  # the handler let the process go on
+            fair_play(state, samples=4)
+        assert (seen, len(chosen)) == ([sig], 1)
+        assert signal.getsignal(sig) is not common._note
     finally:
         signal.signal(sig, previous)
 

@@ -161,8 +161,7 @@ class Clock:
         """Raise `OutOfBudget` if any limit is spent (called when ``nodes`` reaches ``due``,
         with the most memory the search's tables hold until the next call, `table_bytes`),
         `Interrupted` if a held signal came, else set the next ``due``."""
-        if _pending and threading.current_thread() is threading.main_thread():
-            raise Interrupted
+        stop_if_signalled()
         b = self.budget
         if b.max_nodes is not None and self.nodes >= b.max_nodes:
             raise OutOfBudget(f"node budget of {b.max_nodes} spent")
@@ -208,6 +207,12 @@ _pending: list[int] = []  # the signals that came meanwhile
 
 def _note(signum: int, frame: object) -> None:
     _pending.append(signum)
+
+
+def stop_if_signalled() -> None:
+    """Raise `Interrupted` if a held signal came: a safe point of a search in the main thread."""
+    if _pending and threading.current_thread() is threading.main_thread():
+        raise Interrupted
 
 
 @contextmanager

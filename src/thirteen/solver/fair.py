@@ -13,12 +13,13 @@ games, so everything works on ranks. See docs/solver.md, "Fair player".
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from ..calculation import CalcState
 from ..cards import rank_name
 from ..moves import Move, Place
-from .common import DEFAULT_BUDGET, Budget, Clock, Result
+from .common import Result, signals_held, stop_if_signalled
 
 #: Sampled stock orders per move in surveys and `fair_play` (docs/solver.md, "Fair player").
 FAIR_SAMPLES = 256
@@ -286,20 +287,23 @@ def fair_move(state: CalcState, samples: int = FAIR_SAMPLES) -> Move | None:
     return fair_advice(state, samples).move
 
 
-def fair_play(state: CalcState, budget: Budget = DEFAULT_BUDGET,
-              samples: int = FAIR_SAMPLES) -> Result:
+def fair_play(state: CalcState, samples: int = FAIR_SAMPLES) -> Result:
     """Play the game out with the fair player; ``solved`` if it wins, else ``unknown`` (a
     loss of the fair player proves nothing about the deal). Moves replay through the engine;
-    each counts as a node."""
-    clock = Clock(budget)
+    each counts as a node. No budget: a game is one pass through the stock, and its verdict
+    must not hang on the machine's speed. A held signal (`signals_held`) stops it between
+    two moves, as a search's clock does."""
+    start = time.perf_counter()
     s = state
     moves: list[Move] = []
-    while not s.won:
-        m = fair_move(s, samples)
-        if m is None:
-            return Result("unknown", tuple(moves), clock.nodes, clock.elapsed(), 0,
-                          "the fair player lost")
-        s = s.apply(m)
-        moves.append(m)
-        clock.nodes += 1
-    return Result("solved", tuple(moves), clock.nodes, clock.elapsed(), 0, "the fair player won")
+    with signals_held():
+        while not s.won:
+            stop_if_signalled()
+            m = fair_move(s, samples)
+            if m is None:
+                return Result("unknown", tuple(moves), len(moves),
+                              time.perf_counter() - start, 0, "the fair player lost")
+            s = s.apply(m)
+            moves.append(m)
+    return Result("solved", tuple(moves), len(moves), time.perf_counter() - start, 0,
+                  "the fair player won")
