@@ -205,13 +205,39 @@ def test_retry_unknown_solves_only_the_unknowns_again(
         tmp_path: Path, reference: list[tuple[Any, ...]]) -> None:
     db = tmp_path / "retry.sqlite3"
     survey(GAME, "1-40", db, workers=1, **BUDGET)
+    larger = {**BUDGET, "max_nodes": 2 * NODES}
     with connect(db) as c:
         unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
-        assert list(todo_deals(c, GAME, "{}", [(1, 40)], retry_unknown=True)) == unknown
-    again = survey(GAME, "1-40", db, workers=1, retry_unknown=True,
-                   **{**BUDGET, "max_nodes": 2 * NODES})
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, 2 * NODES, 512))) == unknown
+    again = survey(GAME, "1-40", db, workers=1, retry_unknown=True, **larger)
     assert again.solved_now == len(unknown)
     assert len(stored(db)) == 40
+    with connect(db) as c:
+        still = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
+    assert still  # some deals stay unknown at twice the positions
+
+
+@pytest.mark.parametrize(("limit", "more"), [("max_nodes", 1), ("max_seconds", 1.0),
+                                             ("max_mb", 1)])
+def test_a_retry_skips_the_unknowns_tried_with_as_large_a_budget(
+        tmp_path: Path, limit: str, more: float) -> None:
+    """An interrupted retry resumes where it stopped: an unknown already tried with at least
+    the budget in every limit is not solved again, and one more of any limit tries it again;
+    no limit is larger than every number."""
+    db = tmp_path / "retry.sqlite3"
+    survey(GAME, "1-40", db, workers=1, **BUDGET)
+    with connect(db) as c:
+        unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 512))) == []
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 256))) == []
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (None, NODES, 512))) == unknown
+    assert survey(GAME, "1-40", db, workers=1, retry_unknown=True, **BUDGET).solved_now == 0
+    again = survey(GAME, "1-40", db, workers=1, retry_unknown=True,
+                   **{**BUDGET, limit: BUDGET[limit] + more})
+    assert again.solved_now == len(unknown)
+    with connect(db) as c:
+        c.execute("UPDATE survey SET max_seconds = NULL")
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (None, NODES, 512))) == []
 
 
 def test_a_stored_length_is_the_shortened_lines(reference: list[tuple[Any, ...]]) -> None:

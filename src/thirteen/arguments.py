@@ -170,8 +170,9 @@ def survey_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster)")
     p.add_argument("--retry-unknown", action="store_true",
-                   help="solve again the deals stored as unknown (e.g. with a larger budget); "
-                   "their fair verdicts, if any, are kept and the fair player not played")
+                   help="solve again the deals stored as unknown with less than this budget in "
+                   "some limit; their fair verdicts, if any, are kept and the fair player not "
+                   "played")
     p.add_argument("--no-fair", action="store_true",
                    help="the Calculation family: only the thoughtful verdict, without the fair "
                    "player's game (seconds a deal); a stored fair verdict is kept")

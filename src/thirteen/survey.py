@@ -180,17 +180,25 @@ def store_row(db: sqlite3.Connection, row: Row) -> None:
 STORED_CHUNK = 4096  # stored deal numbers read at a time when skipping them
 
 
+#: A deal's budget: seconds, positions and MB (None: no limit on seconds or positions).
+Limits = tuple[float | None, int | None, int | None]
+
+
 def stored_deals(db: sqlite3.Connection, game: str, options: str,
-                 spans: list[tuple[int, int]], retry_unknown: bool = False) -> Iterator[int]:
-    """Deals of ``spans`` already stored (ascending); unknowns left out with ``retry_unknown``.
+                 spans: list[tuple[int, int]], retry: Limits | None = None) -> Iterator[int]:
+    """Deals of ``spans`` already stored (ascending). With ``retry`` (a retry's budget) an
+    unknown deal counts as stored only if it was tried with at least that budget in every
+    limit: the same budget again gives the same answer under a node budget, and seldom
+    another under a time budget, so an interrupted retry resumes where it stopped.
 
     Read a chunk at a time, each query starting after the last deal read: no cursor stays
     open while rows are written, and no read transaction keeps the log from being folded in."""
+    clause, limits = _stored(retry)
     for lo, hi in spans:
         while lo <= hi:
             chunk = [int(d) for (d,) in db.execute(
-                f"SELECT deal {_stored(retry_unknown)} ORDER BY deal LIMIT ?",
-                (game, options, lo, hi, STORED_CHUNK))]
+                f"SELECT deal {clause} ORDER BY deal LIMIT ?",
+                (game, options, lo, hi, *limits, STORED_CHUNK))]
             yield from chunk
             if len(chunk) < STORED_CHUNK:
                 break
@@ -198,24 +206,30 @@ def stored_deals(db: sqlite3.Connection, game: str, options: str,
 
 
 def count_stored(db: sqlite3.Connection, game: str, options: str,
-                 spans: list[tuple[int, int]], retry_unknown: bool = False) -> int:
+                 spans: list[tuple[int, int]], retry: Limits | None = None) -> int:
     """How many deals of ``spans`` `stored_deals` would skip."""
-    return sum(db.execute(f"SELECT COUNT(*) {_stored(retry_unknown)}",
-                          (game, options, lo, hi)).fetchone()[0] for lo, hi in spans)
+    clause, limits = _stored(retry)
+    return sum(db.execute(f"SELECT COUNT(*) {clause}", (game, options, lo, hi, *limits))
+               .fetchone()[0] for lo, hi in spans)
 
 
-def _stored(retry_unknown: bool) -> str:
-    """The rows of one game and options with deals in one span (unknowns left out with
-    ``retry_unknown``): the clause `stored_deals` and `count_stored` share."""
-    return ("FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
-            + (" AND verdict != 'unknown'" if retry_unknown else ""))
+def _stored(retry: Limits | None) -> tuple[str, Limits | tuple[()]]:
+    """The rows of one game and options with deals in one span (with ``retry``, unknowns
+    tried with less than its budget in some limit left out), and the values of the clause's
+    limits: what `stored_deals` and `count_stored` share. No limit is the largest."""
+    clause = "FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
+    if retry is None:
+        return clause, ()
+    covered = " AND ".join(f"COALESCE({c}, 1e308) >= COALESCE(?, 1e308)"
+                           for c in ("max_seconds", "max_nodes", "max_mb"))
+    return f"{clause} AND (verdict != 'unknown' OR ({covered}))", retry
 
 
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],
-               retry_unknown: bool = False) -> Iterator[int]:
+               retry: Limits | None = None) -> Iterator[int]:
     """Deals of ``spans`` not yet stored, ascending, as they are asked for: a merge with the
     stored deals, so memory stays bounded however long the range."""
-    done = stored_deals(db, game, options, spans, retry_unknown)
+    done = stored_deals(db, game, options, spans, retry)
     nxt = next(done, None)
     for lo, hi in spans:
         deal = lo
@@ -284,7 +298,8 @@ def survey(
 ) -> Summary:
     """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes;
     the Calculation family's fair player plays each new deal too unless ``fair`` is False
-    (``retry_unknown`` solves the stored unknowns again, without it).
+    (``retry_unknown`` solves again the stored unknowns tried with less than this budget in
+    some limit, without it).
     ``on_row`` is called after each row is committed (tests use it to interrupt a survey)."""
     if max_mb is None:  # a deal's search would grow until the machine's memory ran out
         raise ValueError("a survey needs a memory budget per deal (max_mb)")
@@ -297,9 +312,10 @@ def survey(
     db = _connect_or_close(db_path, client)
     try:
         total = sum(hi - lo + 1 for lo, hi in spans)
+        retry = (max_seconds, max_nodes, max_mb) if retry_unknown else None
         summary = Summary(variant.name, key, total,
-                          count_stored(db, variant.name, key, spans, retry_unknown))
-        todo = todo_deals(db, variant.name, key, spans, retry_unknown)
+                          count_stored(db, variant.name, key, spans, retry))
+        todo = todo_deals(db, variant.name, key, spans, retry)
         left = total - summary.stored_before
         options = tuple(sorted(variant.options().items()))
         # a retry is of the thoughtful verdict: a deal solved again keeps the fair verdict it
