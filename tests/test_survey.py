@@ -602,3 +602,34 @@ def test_survey_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["survey", "bisley", "--deals", "5-1", "--db", str(db)]) == 2
     assert main(["survey", "bisley", "--deals", "1", "--scheduler", "tcp://x:1",
                  "--db", str(db)]) == 2
+
+
+def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> None:
+    """scripts/odds asks, at each step, for every preset and options the repository publishes,
+    each command one the CLI takes; a step it does not know is refused with one line."""
+    from thirteen.cli import _variant, build_parser
+    from thirteen.data import SUFFIX, stem
+    from thirteen.workers import options_key
+
+    root = Path(__file__).resolve().parents[1]
+    shim = tmp_path / "thirteen"
+    shim.write_text(f'#!/bin/sh\n{sys.executable} -c "import json, sys; '
+                    f'print(json.dumps(sys.argv[1:]))" "$@" >> {tmp_path / "asked"}\n')
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}", "WORKERS": "2"}
+    script = str(root / "scripts" / "odds")
+    subprocess.run(["bash", script, "FOLDER"], env=env, check=True)
+    files = (root / "data" / "surveys").glob("*" + SUFFIX)
+    published = {p.name.removesuffix(SUFFIX) for p in files}
+    asked = [json.loads(line) for line in (tmp_path / "asked").read_text().splitlines()]
+    steps: dict[tuple[str, str, bool], set[str]] = {}
+    for argv in asked:
+        args = build_parser().parse_args(argv)
+        assert (args.command, args.deals, args.data) == ("survey", "1-100000", "FOLDER")
+        key = (str(args.max_seconds), str(args.max_mb), args.retry_unknown)
+        variant = _variant(args)
+        steps.setdefault(key, set()).add(stem(variant.name, options_key(variant)))
+    assert len(steps) == 4 and all(games == published for games in steps.values())
+    bad = subprocess.run(["bash", script], env={**env, "STEPS": "5"}, capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no step 5" in bad.stderr
