@@ -34,13 +34,14 @@ from thirteen.survey import (
     survey,
     todo_deals,
 )
-from thirteen.workers import Row
+from thirteen.workers import Row, solver_version
 
 # A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
 # 5000 nodes give solved, unsolvable and unknown deals, in about two seconds.
 GAME, DEALS, NODES = "bisley", "1-40", 5000
 BUDGET: dict[str, Any] = {"max_nodes": NODES, "max_seconds": 600.0, "max_mb": 512}
 KEY = ("game", "options", "deal", "verdict", "nodes", "length", "solver_version")
+VERSION = solver_version()
 
 
 def stored(db: Path) -> list[tuple[Any, ...]]:
@@ -203,7 +204,8 @@ def test_retry_unknown_solves_only_the_unknowns_again(
     larger = {**BUDGET, "max_nodes": 2 * NODES}
     with connect(db) as c:
         unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
-        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, 2 * NODES, 512))) == unknown
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, 2 * NODES, 512, VERSION))) \
+            == unknown
     again = survey(GAME, "1-40", db, workers=1, retry_unknown=True, **larger)
     assert again.solved_now == len(unknown)
     assert len(stored(db)) == 40
@@ -216,23 +218,26 @@ def test_retry_unknown_solves_only_the_unknowns_again(
                                              ("max_mb", 1)])
 def test_a_retry_skips_the_unknowns_tried_with_as_large_a_budget(
         tmp_path: Path, limit: str, more: float) -> None:
-    """An interrupted retry resumes where it stopped: an unknown already tried with at least
-    the budget in every limit is not solved again, and one more of any limit tries it again;
-    no limit is larger than every number."""
+    """An interrupted retry resumes where it stopped: an unknown that this solver already
+    tried with at least the budget in every limit is not solved again; one more of any limit,
+    or another solver, tries it again; no limit is larger than every number."""
     db = tmp_path / "retry.sqlite3"
     survey(GAME, "1-40", db, workers=1, **BUDGET)
     with connect(db) as c:
         unknown = [d for (d,) in c.execute("SELECT deal FROM survey WHERE verdict = 'unknown'")]
-        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 512))) == []
-        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 256))) == []
-        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (None, NODES, 512))) == unknown
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 512, VERSION))) == []
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 256, VERSION))) == []
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (None, NODES, 512, VERSION))) \
+            == unknown
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (600.0, NODES, 512, "other"))) \
+            == unknown
     assert survey(GAME, "1-40", db, workers=1, retry_unknown=True, **BUDGET).solved_now == 0
     again = survey(GAME, "1-40", db, workers=1, retry_unknown=True,
                    **{**BUDGET, limit: BUDGET[limit] + more})
     assert again.solved_now == len(unknown)
     with connect(db) as c:
         c.execute("UPDATE survey SET max_seconds = NULL")
-        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (None, NODES, 512))) == []
+        assert list(todo_deals(c, GAME, "{}", [(1, 40)], (None, NODES, 512, VERSION))) == []
 
 
 def test_a_stored_length_is_the_shortened_lines(reference: list[tuple[Any, ...]]) -> None:

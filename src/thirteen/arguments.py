@@ -170,9 +170,9 @@ def survey_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="Dask scheduler, e.g. tcp://host:8786 (default: a LocalCluster)")
     p.add_argument("--retry-unknown", action="store_true",
-                   help="solve again the deals stored as unknown with less than this budget in "
-                   "some limit; their fair verdicts, if any, are kept and the fair player not "
-                   "played")
+                   help="solve again the deals stored as unknown, but those this solver version "
+                   "tried with as large a budget in every limit; their fair verdicts, if any, "
+                   "are kept and the fair player not played")
     p.add_argument("--no-fair", action="store_true",
                    help="the Calculation family: only the thoughtful verdict, without the fair "
                    "player's game (seconds a deal); a stored fair verdict is kept")

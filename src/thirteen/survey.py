@@ -41,6 +41,7 @@ from .workers import (
     run_dask,
     run_inline,
     run_pool,
+    solver_version,
 )
 
 Engine = Literal["local", "dask"]
@@ -180,16 +181,17 @@ def store_row(db: sqlite3.Connection, row: Row) -> None:
 STORED_CHUNK = 4096  # stored deal numbers read at a time when skipping them
 
 
-#: A deal's budget: seconds, positions and MB (None: no limit on seconds or positions).
-Limits = tuple[float | None, int | None, int | None]
+#: A retry's budget (seconds, positions and MB; None: no limit on seconds or positions) and
+#: the solver's version.
+Retry = tuple[float | None, int | None, int | None, str]
 
 
 def stored_deals(db: sqlite3.Connection, game: str, options: str,
-                 spans: list[tuple[int, int]], retry: Limits | None = None) -> Iterator[int]:
-    """Deals of ``spans`` already stored (ascending). With ``retry`` (a retry's budget) an
-    unknown deal counts as stored only if it was tried with at least that budget in every
-    limit: the same budget again gives the same answer under a node budget, and seldom
-    another under a time budget, so an interrupted retry resumes where it stopped.
+                 spans: list[tuple[int, int]], retry: Retry | None = None) -> Iterator[int]:
+    """Deals of ``spans`` already stored (ascending). With ``retry`` an unknown deal counts as
+    stored only if this solver tried it with at least the retry's budget in every limit: the
+    same search again gives the same answer under a node budget, and seldom another under a
+    time budget, so an interrupted retry resumes where it stopped.
 
     Read a chunk at a time, each query starting after the last deal read: no cursor stays
     open while rows are written, and no read transaction keeps the log from being folded in."""
@@ -206,27 +208,29 @@ def stored_deals(db: sqlite3.Connection, game: str, options: str,
 
 
 def count_stored(db: sqlite3.Connection, game: str, options: str,
-                 spans: list[tuple[int, int]], retry: Limits | None = None) -> int:
+                 spans: list[tuple[int, int]], retry: Retry | None = None) -> int:
     """How many deals of ``spans`` `stored_deals` would skip."""
     clause, limits = _stored(retry)
     return sum(db.execute(f"SELECT COUNT(*) {clause}", (game, options, lo, hi, *limits))
                .fetchone()[0] for lo, hi in spans)
 
 
-def _stored(retry: Limits | None) -> tuple[str, Limits | tuple[()]]:
+def _stored(retry: Retry | None) -> tuple[str, Retry | tuple[()]]:
     """The rows of one game and options with deals in one span (with ``retry``, unknowns
-    tried with less than its budget in some limit left out), and the values of the clause's
-    limits: what `stored_deals` and `count_stored` share. No limit is the largest."""
+    left out unless this solver tried them with as large a budget in every limit), and the
+    values of the clause's parameters: what `stored_deals` and `count_stored` share. No limit
+    is the largest."""
     clause = "FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
     if retry is None:
         return clause, ()
-    covered = " AND ".join(f"COALESCE({c}, 1e308) >= COALESCE(?, 1e308)"
-                           for c in ("max_seconds", "max_nodes", "max_mb"))
+    covered = " AND ".join([f"COALESCE({c}, 1e308) >= COALESCE(?, 1e308)"
+                            for c in ("max_seconds", "max_nodes", "max_mb")]
+                           + ["solver_version = ?"])
     return f"{clause} AND (verdict != 'unknown' OR ({covered}))", retry
 
 
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],
-               retry: Limits | None = None) -> Iterator[int]:
+               retry: Retry | None = None) -> Iterator[int]:
     """Deals of ``spans`` not yet stored, ascending, as they are asked for: a merge with the
     stored deals, so memory stays bounded however long the range."""
     done = stored_deals(db, game, options, spans, retry)
@@ -298,8 +302,8 @@ def survey(
 ) -> Summary:
     """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes;
     the Calculation family's fair player plays each new deal too unless ``fair`` is False
-    (``retry_unknown`` solves again the stored unknowns tried with less than this budget in
-    some limit, without it).
+    (``retry_unknown`` solves again the stored unknowns not tried by this solver with as large a
+    budget in every limit, without it).
     ``on_row`` is called after each row is committed (tests use it to interrupt a survey)."""
     if max_mb is None:  # a deal's search would grow until the machine's memory ran out
         raise ValueError("a survey needs a memory budget per deal (max_mb)")
@@ -312,7 +316,7 @@ def survey(
     db = _connect_or_close(db_path, client)
     try:
         total = sum(hi - lo + 1 for lo, hi in spans)
-        retry = (max_seconds, max_nodes, max_mb) if retry_unknown else None
+        retry = (max_seconds, max_nodes, max_mb, solver_version()) if retry_unknown else None
         summary = Summary(variant.name, key, total,
                           count_stored(db, variant.name, key, spans, retry))
         todo = todo_deals(db, variant.name, key, spans, retry)
