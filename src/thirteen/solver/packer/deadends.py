@@ -30,7 +30,8 @@ class DeadEnds(Ordering):
         self.stuck_seen: dict[bytes, tuple[set[bytes], set[bytes]]] = {}
         self.stuck_bytes: i64 = 0
         self.stuck_nodes: i64 = 0  # the positions its searches took
-        self.stuck_on = self.dead_check and self.space == "none" and not probe  # D3: exhaustive
+        # D3 reads ranks only: building by rank, no space or one only a king fills
+        self.stuck_on = self.dead_check and self.build == "rank" and not probe
         # Rule D4 (`hopeless`): the deal's counted game, shared by its searches (`schedule`)
         self.counted: Counted | None = None
 
@@ -120,6 +121,7 @@ class DeadEnds(Ordering):
     def _never_uncovers(self, start: bytes, known: set[bytes], free: set[bytes]) -> bool:
         """`stuck`'s search from ``start`` (sorted marked columns, joined): True if no card
         that may go home is ever uncovered. Adds what it proves to ``known`` and ``free``."""
+        kings = self.space == "kings"  # a space takes a king: a lone card may leave one
         parent: dict[bytes, bytes] = {start: start}
         stack = [start]
         n: i64 = 0
@@ -132,21 +134,24 @@ class DeadEnds(Ordering):
                 return False
             for i in range(len(pos)):
                 col = pos[i]
-                if len(col) < 2:
-                    continue  # R1: a lone card never moves
+                if len(col) < (1 if kings else 2):
+                    continue  # R1: with no space ever filled a lone card never moves
                 c = col[-1]
                 want = c % 100 + 1  # the rank of its hosts
                 for j in range(len(pos)):
                     dest = pos[j]
-                    if j == i or not len(dest):
+                    if j == i:
                         continue
-                    if dest[-1] % 100 != want:
-                        continue
+                    if len(dest):
+                        if dest[-1] % 100 != want:
+                            continue
+                    elif not (kings and want == 14 and len(col) > 1):
+                        continue  # a space takes only a king, and a lone one gains nothing
                     after = list(pos)
                     after[i] = col[:-1]
                     after[j] = dest + col[-1:]
                     key = b"\0".join(sorted(after))
-                    if col[-2] >= 100 or key in free:  # a card that may go home uncovered
+                    if (len(col) > 1 and col[-2] >= 100) or key in free:  # a card uncovered
                         while True:
                             free.add(here)
                             self.stuck_bytes += key_bytes(here) + STUCK_SLOT_BYTES
