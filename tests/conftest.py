@@ -13,7 +13,8 @@ import pytest
 
 os.environ.setdefault("THIRTEEN_COMPILED_SOLVER", "off")
 
-#: Modules that need a free core beside their own (a server's solver) or take several.
+#: Modules that need a free core beside their own (a server's solver) or take several; a test
+#: that uses a fixture named ``server`` joins them wherever it is.
 SHARED = {"test_fair_play.py", "test_daily.py", "test_web_api.py", "test_web_limits.py",
           "test_web_restart.py", "test_page.py", "test_play.py", "test_cluster.py",
           "test_survey.py"}
@@ -21,5 +22,5 @@ SHARED = {"test_fair_play.py", "test_daily.py", "test_web_api.py", "test_web_lim
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in SHARED:
+        if item.path.name in SHARED or "server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("shared"))
