@@ -83,22 +83,24 @@ def test_d3_fires_only_on_lost_positions() -> None:
 
 def test_d4_fires_only_on_lost_positions() -> None:
     """Rule D4's relaxed game against plain search through the engine, on small random
-    positions of the two games it runs in: it must never call a winnable one lost (its
-    argument: every real line is a relaxed line), and it must fire."""
+    positions of the three games it runs in (in Portuguese Solitaire with spaces that kings
+    fill): it must never call a winnable one lost (its argument: every real line is a
+    relaxed line), and it must fire in each."""
     from thirteen.solver.packer import engine_search
     from thirteen.solver.relaxed import Counted, Relaxed
 
-    fired = counted_fired = won = 0
-    for seed in range(150):
+    games = ("bakers-dozen", "good-measure", "portuguese-solitaire")
+    counted_fired = dict.fromkeys(games, 0)
+    won = 0
+    for seed in range(300):
         rng = random.Random(seed)
-        game = ("bakers-dozen", "good-measure")[seed % 2]
+        game = games[seed % 3]
         state = small_position(get_variant(game), rng, rng.randint(4, 9), rng.randint(2, 5))
         counted = Counted(state, Clock(QUICK))
         verdict = Relaxed(counted).steps(100_000)
         exact = engine_search(state, Budget(max_nodes=3_000, max_seconds=30.0))
         if verdict == "lost":
-            fired += 1
-            counted_fired += counted.ask(counted.start, 10**6) == 0
+            counted_fired[game] += counted.ask(counted.start, 10**6) == 0
             assert exact.verdict == "unsolvable", format_board(state.to_layout())
         else:
             assert verdict == "won" and counted.ask(counted.start, 10**6) == 1
@@ -111,7 +113,46 @@ def test_d4_fires_only_on_lost_positions() -> None:
             assert kept == verdict or kept == "lost" and exact.verdict == "unsolvable"
             for window in (1, 3):
                 assert Relaxed(counted, suit, window).steps(100_000) in {verdict, kept}
-    assert counted_fired >= 5 and won >= 5
+    assert min(counted_fired.values()) >= 5 and won >= 5, counted_fired
+
+
+def test_d4_in_a_search_reads_a_king_moved_into_a_space_as_moved() -> None:
+    """In Portuguese Solitaire a king moved into a space lies at the bottom of a column, as a
+    card never moved does: rule D4 inside a search (`hopeless`, its counted game built from
+    the start) must read that column as all moved. Along random lines from small positions,
+    checked against plain search through the engine: it never calls a winnable position lost,
+    and it fires where kings have moved into spaces."""
+    from thirteen.solver.packer import _Search, engine_search
+    from thirteen.solver.packer.probes import _play
+    from thirteen.solver.relaxed import Counted
+
+    fired = moved = 0
+    for seed in range(120):
+        rng = random.Random(seed)
+        start = small_position(get_variant("portuguese-solitaire"), rng, rng.randint(6, 12),
+                               rng.randint(3, 5))
+        s = _Search(start, QUICK)
+        if s.start() is not None:
+            continue
+        s.counted = Counted(start, s.clock)
+        for _ in range(25):
+            moves = list(s.moves())
+            if not moves or s.won():
+                break
+            _play(s, rng.choice(moves))
+            kings = sum(len(col) > 0 and col[0] >> 2 == 13
+                        and s.counted.place[col[0]] != ci * 256
+                        for ci, col in enumerate(s.cols))
+            moved += kings > 0
+            if kings and s.hopeless():
+                fired += 1
+                here = start_state(start.variant, Layout(
+                    tuple(tuple(Card(c >> 2, c & 3) for c in col) for col in s.cols),
+                    tuple(tuple(Card(r, suit) for r in range(1, s.fh[suit] + 1))
+                          for suit in range(4)), (0,) * len(s.cols)))
+                exact = engine_search(here, Budget(max_nodes=3_000, max_seconds=30.0))
+                assert exact.verdict == "unsolvable", format_board(here.to_layout())
+    assert moved >= 50 and fired >= 5, (moved, fired)
 
 
 def run_split(state: PackerState, budget: Budget) -> tuple[Split, Line]:
@@ -430,10 +471,10 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
 
 
 def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None:
-    """No dead-end rule fires on ``state``, a winnable position: D1, and where they apply D3
-    (Baker's Dozen, Good Measure, Portuguese), D4's counted game and, unless ``kept`` is None,
-    the relaxed game and those with each (suit, window) of ``kept`` kept, each for at most
-    20,000 positions (Baker's Dozen, Good Measure)."""
+    """No dead-end rule fires on ``state``, a winnable position: D1, and where they apply
+    (Baker's Dozen, Good Measure, Portuguese) D3, D4's counted game and, unless ``kept`` is
+    None, the relaxed game and those with each (suit, window) of ``kept`` kept, each for at
+    most 20,000 positions."""
     from thirteen.solver.packer import _Search
     from thirteen.solver.relaxed import Counted, Relaxed
 
@@ -443,8 +484,6 @@ def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None
     if not search.stuck_on:
         return
     assert not search.stuck()
-    if search.space != "none":
-        return
     # one clock for the games and their shared counted memo: memory bounded only, since each
     # game's slice is bounded and a budget spent is no verdict
     counted = Counted(state, Clock(Budget(None, None, 512)))

@@ -1,7 +1,8 @@
 """Rule D4: the relaxed game in which a card forgets its suit once it has moved.
 
-In Baker's Dozen and Good Measure cards are packed regardless of suit, one at a time, and a
-space is never filled, so a suit is read only when a card goes home. In the relaxed game a
+In Baker's Dozen, Good Measure and Portuguese Solitaire cards are packed regardless of suit,
+one at a time, and a space is never filled or takes only a king, so a suit is read only when
+a card goes home. In the relaxed game a
 card that has left its place becomes a *token* of its rank, and a token of rank ``r`` may go
 home as any suit whose card of rank ``r`` is a token (its pile taking it). Every line of the
 real game is a line of the relaxed game (the token standing for a moved card goes home as
@@ -74,6 +75,9 @@ class Counted:
         # literal 1 by an i64 in 32 bits: hence int())
         self.units = [1 << int(16 + self.width * i) for i in range(self.ncols)]
         self.heights = [len(p) for p in state.foundations[:4]]
+        # a space takes a king (Portuguese): a column with no unmoved card may bear a run of
+        # tokens from a king down, as if on a card of rank 14, and a lone card may move
+        self.kings = state.variant.space == "kings"
         self.start = self.encode(bytes(self.heights + [len(col) for col in self.cols]), 4, 1)
         self.clock = clock
         self.key_size: i64 = key_bytes(self.units[-1] << self.width)  # above every key
@@ -171,12 +175,14 @@ class Counted:
             s = card & 3
             if heights[s] == r - 1 and room.arrangeable(r, 0, 0):
                 out.append(taken + (1 << 4 * s))
-            # R1: a lone card stays; a card of rank r lands on a bare column of top r + 1 or
-            # on a run ending at r + 1
-            if k > 1 and r < 13 and (bases[r + 1] and room.arrangeable(r, r + 1, 0)
-                                     or room.arrangeable(r, 0, r + 1)):
+            # R1: a lone card stays (but where a king fills a space, a lone card other than
+            # a king); a card of rank r lands on a bare column of top r + 1 (for a king, a
+            # space: a column of no unmoved card and no run) or on a run ending at r + 1
+            if ((k > 1 or (self.kings and r < 13)) and (r < 13 or self.kings)
+                    and (bases[r + 1] and room.arrangeable(r, r + 1, 0)
+                         or room.arrangeable(r, 0, r + 1))):
                 packs.append(taken)
-        for rank in range(1, 13):
+        for rank in range(1, 14):
             if not room.arrangeable(0, 0, rank):
                 continue  # no column may bear a run ending at a token of this rank
             for s in range(4):
@@ -217,6 +223,8 @@ class Counted:
             k: i64 = ks[i]
             if k:
                 bases[self.cols[i][k - 1] >> 2] += 1
+            elif self.kings:
+                bases[14] += 1
         self.room.load(tokens, bases)
 
 
@@ -233,7 +241,9 @@ class Relaxed:
     mask (two bytes) for each column, read as one integer (a move is an addition or two, and
     integers hash faster than bytes). A lone card never moves (rule R1: its argument reads
     only the columns, and holds here if a lone card that moves keeps its suit, which the
-    relaxed game may allow). Moves into a lost position of the counted game are not tried.
+    relaxed game may allow); where a king fills a space, only a lone king. A column with no
+    unmoved card there bears a run from a king down (a space if none). Moves into a lost
+    position of the counted game are not tried.
 
     With a ``window``, only the kept cards at most ``window`` ranks above their pile keep
     their suit when they move; one further up becomes a token like the others. When the
@@ -321,18 +331,19 @@ class Relaxed:
         for r in range(15):
             on_rank[r] = 0
         for i in range(counted.ncols):
-            k: i64 = key[4 + 4 * i]
-            tops[i] = (cols[i][k - 1] >> 2) - key[5 + 4 * i] if k else 0
+            base = self._base(key, i)
+            tops[i] = base - key[5 + 4 * i] if base else 0  # 14: a space (a king fills it)
             on_rank[tops[i]] += 1
         ckey = counted.encode(key, 4, 4)  # its counted position
         homes: list[int] = []
         for i in range(counted.ncols):
             r = tops[i]
-            if not r:
+            if not r or r == 14:
                 continue
-            k = key[4 + 4 * i]
+            k: i64 = key[4 + 4 * i]
             tokens: i64 = key[5 + 4 * i]
-            packs = (k > 1 or tokens) and on_rank[r + 1] > 0  # R1: a lone card stays
+            # R1: a lone card stays (where a king fills a space, a lone king)
+            packs = (k + tokens > 1 or (counted.kings and r < 13)) and on_rank[r + 1] > 0
             goes = False  # whether it may go home
             for s in range(4):
                 if key[s] == r - 1:
@@ -415,12 +426,21 @@ class Relaxed:
             return [whole]
         out: list[int] = []
         for j in range(counted.ncols):
-            k: i64 = key[4 + 4 * j]
-            if k:
-                slot: i64 = (counted.cols[j][k - 1] >> 2) - 1 - rank  # its place in the run
+            base = self._base(key, j)
+            if base:
+                slot: i64 = base - 1 - rank  # its place in the run
                 if 0 <= slot < key[5 + 4 * j]:
                     out.append(whole + self.bit[16 * j + slot])
         return out
+
+    def _base(self, key: bytes, i: i64) -> i64:
+        """The rank column ``i``'s run of tokens goes on from, one above its first token: its
+        top unmoved card's; with no unmoved card 14 where a space takes a king (the run starts
+        with a king), else 0 (no run)."""
+        k: i64 = key[4 + 4 * i]
+        if k:
+            return self.counted.cols[i][k - 1] >> 2
+        return 14 if self.counted.kings else 0
 
     def _unmoved(self, key: bytes, code: i64) -> bool:
         """Whether the card ``code`` (rank * 4 + suit) still lies in its place in ``key``:
@@ -440,7 +460,8 @@ class Room:
     than the rank above has tokens and free cards."""
 
     def __init__(self) -> None:
-        # space[r] (1-12): how many more tokens of rank r could lie on the rank above
+        # space[r] (1-13): how many more tokens of rank r could lie on the rank above (kings:
+        # on the columns with no unmoved card, where a space takes a king)
         self.space = vec[i64]([0] * 14)
         self.none = False  # some rank has too many tokens already: no arrangement at all
         # runs[q]: 1 if some column's top card is above q and there are tokens of every rank
@@ -450,7 +471,7 @@ class Room:
     def load(self, tokens: vec[i64], bases: vec[i64]) -> None:
         """Read the tokens of each rank and the columns counted by their top card's rank."""
         self.none = False
-        for r in range(12, 0, -1):
+        for r in range(13, 0, -1):
             self.space[r] = tokens[r + 1] + bases[r + 1] - tokens[r]
             self.none = self.none or self.space[r] < 0
             self.runs[r] = tokens[r] > 0 and (bases[r + 1] > 0 or self.runs[r + 1] > 0)

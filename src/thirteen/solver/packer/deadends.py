@@ -188,7 +188,9 @@ class DeadEnds(Ordering):
 
     def hopeless(self) -> bool:
         """Rule D4 inside a search (docs/solver.md): whether the counted game of the
-        position (the heights, and each column's cards up to its top unmoved one) is lost."""
+        position (the heights, and each column's cards up to its top unmoved one; none in a
+        column whose bottom card is not the one dealt there, a king moved into a space) is
+        lost."""
         counted = self.counted
         if counted is None:
             return False
@@ -205,6 +207,8 @@ class DeadEnds(Ordering):
                 if code == 0 or code == 6:
                     break
                 k -= 1
+            if k and counted.place[col[0]] != ci * 256:
+                k = 0  # a king that moved into a space lies at the bottom: the whole run moved
             counts[4 + ci] = k
         key = counted.encode(counts, 4, 1)
         known = counted.known(key)

@@ -107,12 +107,11 @@ class _Schedule:
         self.state = state
         self.budget = budget
         self.clock = main.clock
-        # Rule D4 where D3 applies and no space is ever filled, after `RELAXED_AFTER`
-        # positions (the deals decided sooner do without it): the counted game, asked by
-        # every search after each move that changes it, and the relaxed game (`Relaxed`),
-        # searched from the start, `RELAXED_SHARE` times the main search's slice a round.
-        self.counted = (Counted(state, self.clock)
-                        if main.stuck_on and main.space == "none" and fits(state) else None)
+        # Rule D4 where D3 applies, after `RELAXED_AFTER` positions (the deals decided sooner
+        # do without it): the counted game, asked by every search after each move that
+        # changes it, and the relaxed game (`Relaxed`), searched from the start,
+        # `RELAXED_SHARE` times the main search's slice a round.
+        self.counted = Counted(state, self.clock) if main.stuck_on and fits(state) else None
         self.clock.shared = self.counted  # every search grows its memo: the clock counts it
         self.relaxed = Relaxed(self.counted) if self.counted is not None else None
         self.kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
