@@ -2,9 +2,9 @@
 
 In Baker's Dozen, Good Measure and Portuguese Solitaire cards are packed regardless of suit,
 one at a time, and a space is never filled or takes only a king, so a suit is read only when
-a card goes home. In the relaxed game a
-card that has left its place becomes a *token* of its rank, and a token of rank ``r`` may go
-home as any suit whose card of rank ``r`` is a token (its pile taking it). Every line of the
+a card goes home. In the relaxed game a card that has left its place becomes a *token* of its
+rank, and a token of rank ``r`` may go home as any suit whose card of rank ``r`` is a token
+(its pile taking it). Every line of the
 real game is a line of the relaxed game (the token standing for a moved card goes home as
 that card's suit), so a position whose relaxed game cannot be won is lost (docs/solver.md,
 *D4*). Tokens of a rank are interchangeable, so the many arrangements of the same moved
@@ -175,12 +175,13 @@ class Counted:
             s = card & 3
             if heights[s] == r - 1 and room.arrangeable(r, 0, 0):
                 out.append(taken + (1 << 4 * s))
-            # R1: a lone card stays (but where a king fills a space, a lone card other than
-            # a king); a card of rank r lands on a bare column of top r + 1 (for a king, a
-            # space: a column of no unmoved card and no run) or on a run ending at r + 1
-            if ((k > 1 or (self.kings and r < 13)) and (r < 13 or self.kings)
-                    and (bases[r + 1] and room.arrangeable(r, r + 1, 0)
-                         or room.arrangeable(r, 0, r + 1))):
+            # R1: a lone card stays (where a king fills a space, only a lone king); a card of
+            # rank r lands on a bare column of top r + 1 (for a king, a space: a column of no
+            # unmoved card and no run) or on a run ending at r + 1
+            stays = k == 1 and (r == 13 or not self.kings)
+            if not stays and (r < 13 or self.kings) and (
+                    bases[r + 1] and room.arrangeable(r, r + 1, 0)
+                    or room.arrangeable(r, 0, r + 1)):
                 packs.append(taken)
         for rank in range(1, 14):
             if not room.arrangeable(0, 0, rank):
