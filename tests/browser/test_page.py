@@ -10,7 +10,7 @@ import datetime
 from typing import Any
 
 import pytest
-from test_play import cards, open_game, pile, shot, top, wait_ply
+from test_play import SOLVER_WAIT, cards, open_game, pile, shot, top, wait_ply
 
 from thirteen.deal import format_board
 from thirteen.game import Game
@@ -276,7 +276,7 @@ def test_the_daily_deal(page: Any, server: Any) -> None:
     page.click("#panel-close")
     # Solved, the game is over and the solver's line can be read.
     page.keyboard.press("s")
-    page.click("#banner button[data-action='skip']")
+    page.click("#banner button[data-action='skip']", timeout=SOLVER_WAIT)
     page.wait_for_selector("#banner.won")
     assert game_id(page) == daily
     page.click("#daily-button")
