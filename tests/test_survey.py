@@ -386,7 +386,8 @@ def test_survey_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> None:
     """scripts/odds asks, at each step, for every preset and options the repository publishes,
-    each command one the CLI takes; a step it does not know is refused with one line."""
+    each command one the CLI takes; a step it does not know, a worker count that is not one
+    and a folder that does not exist are refused with one line, before any survey."""
     from thirteen.cli import _variant, build_parser
     from thirteen.data import SUFFIX, stem
     from thirteen.workers import options_key
@@ -398,7 +399,8 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
     shim.chmod(0o755)
     env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}", "WORKERS": "2"}
     script = str(root / "scripts" / "odds")
-    subprocess.run(["bash", script, "FOLDER"], env=env, check=True)
+    (tmp_path / "FOLDER").mkdir()
+    subprocess.run(["bash", script, "FOLDER"], env=env, check=True, cwd=tmp_path)
     files = (root / "data" / "surveys").glob("*" + SUFFIX)
     published = {p.name.removesuffix(SUFFIX) for p in files}
     asked = [json.loads(line) for line in (tmp_path / "asked").read_text().splitlines()]
@@ -410,6 +412,11 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
         variant = _variant(args)
         steps.setdefault(key, set()).add(stem(variant.name, options_key(variant)))
     assert len(steps) == 4 and all(games == published for games in steps.values())
-    bad = subprocess.run(["bash", script], env={**env, "STEPS": "5"}, capture_output=True,
-                         text=True)
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no step 5" in bad.stderr
+    (tmp_path / "asked").unlink()
+    for extra, args, said in [({"STEPS": "1 5"}, ["FOLDER"], "no step 5"),
+                              ({"WORKERS": "two"}, ["FOLDER"], "WORKERS"),
+                              ({}, [str(tmp_path / "typo")], "no folder")]:
+        bad = subprocess.run(["bash", script, *args], env={**env, **extra}, cwd=tmp_path,
+                             capture_output=True, text=True)
+        assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and said in bad.stderr
+        assert not (tmp_path / "asked").exists()  # refused before any survey
