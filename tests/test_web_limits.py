@@ -14,6 +14,7 @@ import anyio
 import httpx
 import pytest
 
+from thirteen.solver.common import now
 from thirteen.web.fair import Busy, FairSolver, Late, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
@@ -172,6 +173,44 @@ def test_solver_processes_run_at_the_lowest_priority() -> None:
     _run(main)
     assert policies == [os.SCHED_IDLE]
     assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the server's own process is not lowered
+
+
+def test_solver_processes_count_a_budgets_seconds_in_cpu_time() -> None:
+    """At the lowest priority a search may wait for a core; the budget counts only the time it
+    ran, so a loaded server answers as an idle one (not "gave up" on a deal won in 0.1 s)."""
+    seen: list[tuple[int, float]] = []
+
+    async def main() -> None:
+        run = in_processes(1)
+        for _ in range(2):
+            seen.append((await run(os.getpid), await run(now)))
+            time.sleep(0.5)  # the worker waits: the wall clock runs, its CPU clock does not
+
+    _run(main)
+    (pid, first), (again, second) = seen
+    assert pid == again and 0 <= second - first < 0.25
+    assert now() == pytest.approx(time.perf_counter(), abs=0.05)  # the server's own: wall time
+
+
+def test_a_job_past_the_run_limit_is_stopped_and_answered_busy() -> None:
+    """A job starved of CPU (or any job too long) ends in a 503, its process stopped, and the
+    next job gets a new process."""
+    solver = FairSolver(slots=1, worker=in_processes(1), run_limit=1.0)
+    pids: list[int] = []
+    refused: list[int] = []
+
+    async def main() -> None:
+        pids.append(await solver.run("a", os.getpid))
+        began = time.monotonic()
+        with pytest.raises(Busy) as e:
+            await solver.run("a", time.sleep, 60)
+        refused.extend([e.value.status, round(time.monotonic() - began)])
+        pids.append(await solver.run("a", os.getpid))
+
+    _run(main)
+    assert refused == [503, 1]
+    assert pids[0] != pids[1] and not Path(f"/proc/{pids[0]}").exists()
+    assert solver.running == {} and solver.waiting == 0
 
 
 def test_bucket() -> None:

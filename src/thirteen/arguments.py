@@ -152,8 +152,8 @@ def serve_args(p: argparse.ArgumentParser) -> None:
                         "at the solver before the answer is 503 (default: %(default)g); each "
                         "player has one solver job at a time and players take turns")
     p.add_argument("--solve-seconds", type=positive_seconds, default=d.solve_seconds,
-                   metavar="S", help="seconds \"solve it for me\" may search, or play where "
-                   "cards are hidden (default: %(default)g)")
+                   metavar="S", help="CPU seconds \"solve it for me\" may search, or play "
+                   "where cards are hidden (default: %(default)g)")
 
 
 def survey_args(p: argparse.ArgumentParser) -> None:

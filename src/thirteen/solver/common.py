@@ -7,7 +7,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
@@ -125,6 +125,22 @@ class Held(Protocol):
     def held(self) -> int: ...
 
 
+_timer: Callable[[], float] = time.perf_counter
+
+
+def count_cpu_time() -> None:
+    """Make the budgets of this process's searches count the searching thread's CPU seconds,
+    not the wall clock's: a server's solver process runs at the lowest priority beside other
+    work, and what it answers must not depend on how busy the machine is."""
+    global _timer
+    _timer = time.thread_time
+
+
+def now() -> float:
+    """The clock that budgets' seconds are counted on (wall-clock, unless `count_cpu_time`)."""
+    return _timer()
+
+
 class Clock:
     """Counts nodes and checks nodes, time and memory when the count reaches ``due``: at each
     multiple of ``every`` and at the node budget, so that a search spends a node budget
@@ -136,7 +152,7 @@ class Clock:
 
     def __init__(self, budget: Budget, every: int = 512) -> None:
         self.budget = budget
-        self.start = time.perf_counter()
+        self.start = now()
         self.nodes = 0
         self.deadline = (self.start + budget.max_seconds
                          if budget.max_seconds is not None else float("inf"))
@@ -149,7 +165,7 @@ class Clock:
         self.due = self.next_due()
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        return now() - self.start
 
     def next_due(self) -> int:
         """The next multiple of ``every`` above ``nodes``, or the node budget if nearer."""
@@ -165,7 +181,7 @@ class Clock:
         b = self.budget
         if b.max_nodes is not None and self.nodes >= b.max_nodes:
             raise OutOfBudget(f"node budget of {b.max_nodes} spent")
-        if time.perf_counter() >= self.deadline:
+        if now() >= self.deadline:
             raise OutOfBudget(f"time budget of {b.max_seconds} s spent")
         shared = self.shared.held() if self.shared is not None else 0
         if self.max_bytes is not None and held + self.extra_bytes + shared >= self.max_bytes:

@@ -31,7 +31,7 @@ from ..game import State, start_state
 from ..moves import Move
 from ..packer import PackerState
 from ..variants import Variant
-from .common import HINT_BUDGET, Budget, Result
+from .common import HINT_BUDGET, Budget, Result, now
 from .dispatch import solve
 from .fair import HINT_SAMPLES, fair_advice
 
@@ -111,9 +111,9 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
         return Played((), "unknown", GAVE_UP[:1].upper() + GAVE_UP[1:] + ".")
     line: list[Move] = []
     been = {*seen, state}
-    end = None if budget.max_seconds is None else time.monotonic() + budget.max_seconds
+    end = None if budget.max_seconds is None else now() + budget.max_seconds
     while state.hides_cards and len(line) < moves and (
-            end is None or not line or time.monotonic() < end):
+            end is None or not line or now() < end):
         move = hint(state, replace(budget, max_seconds=None), been).move
         if move is None:
             break

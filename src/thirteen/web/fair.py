@@ -23,6 +23,8 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_process
 
+from ..solver.common import count_cpu_time
+
 log = logging.getLogger("thirteen.web")
 
 T = TypeVar("T")
@@ -32,6 +34,10 @@ MEMORY = 100_000  # players whose last turn is remembered
 Worker = Callable[..., Awaitable[Any]]  # runs fn(*args) off the event loop
 
 NICE = 19  # the lowest priority where the idle scheduling class is not to be had
+#: Wall-clock seconds a job may run. Its budget counts CPU time, and at the lowest priority a
+#: machine kept busy by other work may give it none: past this its process is stopped and the
+#: answer is 503 (busy), not a verdict, and not a request that never ends.
+RUN_LIMIT = 300.0
 
 
 def in_processes(slots: int) -> Worker:
@@ -41,7 +47,8 @@ def in_processes(slots: int) -> Worker:
     limiter = anyio.CapacityLimiter(slots)
 
     async def run(fn: Callable[..., T], *args: object) -> T:
-        return await anyio.to_process.run_sync(_niced, fn, *args, limiter=limiter)
+        return await anyio.to_process.run_sync(_niced, fn, *args, limiter=limiter,
+                                               cancellable=True)
 
     return run
 
@@ -50,11 +57,15 @@ _niced_already = False
 
 
 def _niced(fn: Callable[..., T], *args: object) -> T:
-    """``fn(*args)`` in a worker process, lowering the process's priority on its first job."""
+    """``fn(*args)`` in a worker process, lowering the process's priority on its first job.
+    From then on its searches' budgets count their own CPU time: at the lowest priority a
+    search may wait for a core, and its answer (a solve that "gave up", a verdict kept for the
+    position) must not depend on that wait."""
     global _niced_already
     if not _niced_already:
         _niced_already = True
         lower_priority()
+        count_cpu_time()
     return fn(*args)
 
 
@@ -98,12 +109,15 @@ class FairSolver:
     """``await solver.run(player, fn, *args)`` runs ``fn(*args)`` with ``worker`` (default: in a
     worker process) when it is the player's turn; `Busy` when the player already has
     ``per_player`` jobs waiting or when ``total`` jobs are waiting (memory stays bounded), `Late`
-    when it waited ``wait`` seconds (or the job's own wait limit). At most ``heavy`` of the
-    ``slots`` run heavy jobs; ``quick`` more slots run only quick jobs."""
+    when it waited ``wait`` seconds (or the job's own wait limit), `Busy` (503) when it ran
+    ``run_limit`` seconds (its process is stopped). At most ``heavy`` of the ``slots`` run heavy
+    jobs; ``quick`` more slots run only quick jobs."""
 
     def __init__(self, slots: int = 2, wait: float = 20.0, heavy: int = 1, quick: int = 1,
-                 per_player: int = 8, total: int = 2000, worker: Worker | None = None) -> None:
+                 per_player: int = 8, total: int = 2000, worker: Worker | None = None,
+                 run_limit: float = RUN_LIMIT) -> None:
         self.slots, self.wait, self.heavy, self.quick = slots, wait, heavy, quick
+        self.run_limit = run_limit
         self.worker = worker or in_processes(slots + quick)
         self.per_player, self.total = per_player, total
         self.running: dict[str, _Ticket] = {}  # players with a job in flight
@@ -117,8 +131,13 @@ class FairSolver:
         ticket = await self._enter(_Ticket(player, heavy, quick),
                                    self.wait if wait is None else wait)
         try:
-            answer: T = await self.worker(fn, *args)
+            with anyio.fail_after(self.run_limit):
+                answer: T = await self.worker(fn, *args)
             return answer
+        except TimeoutError:
+            log.warning("a solver job was stopped after %g s", self.run_limit)
+            raise Busy("the solver is too busy to finish this: try again in a moment",
+                       503) from None
         except anyio.BrokenWorkerProcess:
             log.exception("a solver process died")
             raise Busy("the solver failed: try again", 503) from None

@@ -22,7 +22,7 @@ class Limits:
     address_games: int = 600  # new games a minute per client address
     address_players: int = 120  # new players (cookies) a minute per client address
     solver_wait: float = 20.0  # seconds a request may wait for the solver before 503
-    solve_seconds: float = 5.0  # seconds "solve it for me" searches or plays
+    solve_seconds: float = 5.0  # CPU seconds "solve it for me" searches or plays
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Limits:
