@@ -104,6 +104,12 @@ def test_a_survey_resumes_from_data_files_and_a_report_reads_them(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "surveys"
     args = ["--max-nodes", "5000", "--workers", "1", "--quiet", "--data", str(folder)]
+    # a folder that is not there is a typo, not new data: refused, and nothing made
+    assert main(["survey", "bisley", "--deals", "1-6", "--db", str(tmp_path / "a.db"), *args]) == 2
+    assert capsys.readouterr().err == (f"thirteen: no survey data folder at {folder} "
+                                       "(make it first to start new data files)\n")
+    assert list(tmp_path.iterdir()) == []
+    folder.mkdir()
     assert main(["survey", "bisley", "--deals", "1-6", "--db", str(tmp_path / "a.db"), *args]) == 0
     first = data.read(folder)
     assert [r["deal"] for r in first] == [1, 2, 3, 4, 5, 6]

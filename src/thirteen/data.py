@@ -178,7 +178,7 @@ def _replace(path: Path, content: bytes) -> None:
 def load_into(db_path: str | Path, directory: str | Path, game: str, options: str) -> int:
     """Store the rows of the data files that ``db_path`` lacks, so that a survey skips the
     deals they decide; returns how many were stored."""
-    found = read(directory, game, options) if Path(directory).exists() else []
+    found = read(directory, game, options)
     db = connect(db_path)
     try:
         have = {d for (d,) in db.execute(

@@ -470,6 +470,9 @@ def main(args: Any) -> int:
     if args.data:
         from . import data
 
+        if not Path(args.data).is_dir():  # a mistyped folder would start the survey again
+            raise ValueError(f"no survey data folder at {args.data} (make it first to start "
+                             "new data files)")
         data.load_into(db, args.data, variant.name, options_key(variant))
     # SIGTERM (and SIGINT, which a shell ignores in background jobs) stops the run cleanly
     previous = signal.signal(signal.SIGTERM, _interrupt)
