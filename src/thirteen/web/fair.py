@@ -37,7 +37,7 @@ NICE = 19  # the lowest priority where the idle scheduling class is not to be ha
 #: Wall-clock seconds a job may run. Its budget counts CPU time, and at the lowest priority a
 #: machine kept busy by other work may give it none: past this its process is stopped and the
 #: answer is 503 (busy), not a verdict, and not a request that never ends.
-RUN_LIMIT = 300.0
+RUN_LIMIT = 120.0
 
 
 def in_processes(slots: int) -> Worker:
