@@ -386,8 +386,9 @@ def test_survey_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> None:
     """scripts/odds asks, at each step, for every preset and options the repository publishes,
-    each command one the CLI takes; a step it does not know, a worker count that is not one
-    and a folder that does not exist are refused with one line, before any survey."""
+    each command one the CLI takes; a step it does not know and a worker count that is not one
+    are refused with one line before any survey, and a folder that does not exist by the
+    survey itself."""
     from thirteen.cli import _variant, build_parser
     from thirteen.data import SUFFIX, stem
     from thirteen.workers import options_key
@@ -413,10 +414,15 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
         steps.setdefault(key, set()).add(stem(variant.name, options_key(variant)))
     assert len(steps) == 4 and all(games == published for games in steps.values())
     (tmp_path / "asked").unlink()
-    for extra, args, said in [({"STEPS": "1 5"}, ["FOLDER"], "no step 5"),
-                              ({"WORKERS": "two"}, ["FOLDER"], "WORKERS"),
-                              ({}, [str(tmp_path / "typo")], "no folder")]:
-        bad = subprocess.run(["bash", script, *args], env={**env, **extra}, cwd=tmp_path,
+    for extra, said in [({"STEPS": "1 5"}, "no step 5"), ({"WORKERS": "two"}, "WORKERS")]:
+        bad = subprocess.run(["bash", script, "FOLDER"], env={**env, **extra}, cwd=tmp_path,
                              capture_output=True, text=True)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and said in bad.stderr
         assert not (tmp_path / "asked").exists()  # refused before any survey
+    # a mistyped folder: the real CLI refuses it at the first survey, and the script stops there
+    real = {**os.environ, "STEPS": "1 2",
+            "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    bad = subprocess.run(["bash", script, str(tmp_path / "typo")], env=real, cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "no survey data folder" in bad.stderr and not (tmp_path / "typo").exists()
