@@ -47,23 +47,23 @@ def in_processes(slots: int) -> Worker:
     limiter = anyio.CapacityLimiter(slots)
 
     async def run(fn: Callable[..., T], *args: object) -> T:
-        return await anyio.to_process.run_sync(_niced, fn, *args, limiter=limiter,
+        return await anyio.to_process.run_sync(_in_worker, fn, *args, limiter=limiter,
                                                cancellable=True)
 
     return run
 
 
-_niced_already = False
+_worker_ready = False
 
 
-def _niced(fn: Callable[..., T], *args: object) -> T:
+def _in_worker(fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` in a worker process, lowering the process's priority on its first job.
     From then on its searches' budgets count their own CPU time: at the lowest priority a
     search may wait for a core, and its answer (a solve that "gave up", a verdict kept for the
     position) must not depend on that wait."""
-    global _niced_already
-    if not _niced_already:
-        _niced_already = True
+    global _worker_ready
+    if not _worker_ready:
+        _worker_ready = True
         lower_priority()
         count_cpu_time()
     return fn(*args)
