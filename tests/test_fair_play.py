@@ -164,6 +164,25 @@ def test_following_hints_never_repeats_a_position(number: int) -> None:
         assert game.state not in game.positions[:-1]
 
 
+def test_solve_says_what_solve_again_would_do() -> None:
+    """Where the fair player stops because every move leads back (Castles in Spain 1, after 12
+    moves, with cards still hidden), Solve says so, and Solve again indeed plays nothing; where
+    it stops on its move limit it says Solve again goes on, and it does."""
+    game = Game.new("castles-in-spain", 1)
+    circled = solver.solve_for_me(game.state, SMALL, game.positions)
+    game.push_line(circled.moves)
+    assert game.state.hides_cards and game.state.legal_moves()
+    assert circled.message.endswith("every move led back to a position already played: "
+                                     "undo or restart")
+    again = solver.solve_for_me(game.state, SMALL, game.positions)
+    assert again.moves == ()
+    game = Game.new("castles-in-spain", 1)
+    stopped = solver.solve_for_me(game.state, SMALL, game.positions, moves=3)
+    assert stopped.message.endswith("it stopped with cards still hidden (Solve again goes on)")
+    game.push_line(stopped.moves)
+    assert solver.solve_for_me(game.state, SMALL, game.positions).moves
+
+
 def test_following_hints_on_deals_1_to_50_never_repeats_a_position() -> None:
     """Every deal of 1-50, up to 40 hints each, as `bench/fair_hints.py` follows them: in a
     child process with the compiled build (the source, which the rest of the suite tests, takes

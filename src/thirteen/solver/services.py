@@ -100,8 +100,9 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     winning line, shortened to be watched. Where cards are hidden: the fair player plays move
     by move (fair hints, turning cards as play turns them) until nothing is hidden, and then the
     search finishes the line; ``seen``, the positions of the game so far, keeps it from going
-    round in circles. Fair play stops after ``moves`` moves or the budget's seconds; the
-    budget bounds the searches made with every card in sight."""
+    round in circles. Fair play stops after ``moves`` moves or the budget's seconds (Solve
+    again goes on), or where every move leads back (it would not, and says so); the budget
+    bounds the searches made with every card in sight."""
     if not state.hides_cards:
         result = solve(state, budget, shorten=True)
         if result.verdict == "solved":
@@ -112,10 +113,12 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     line: list[Move] = []
     been = {*seen, state}
     end = None if budget.max_seconds is None else now() + budget.max_seconds
+    circling = False  # every move leads back to a position already played
     while state.hides_cards and len(line) < moves and (
             end is None or not line or now() < end):
         move = hint(state, replace(budget, max_seconds=None), been).move
         if move is None:
+            circling = bool(state.legal_moves())
             break
         state = state.apply(move)
         been.add(state)
@@ -127,6 +130,9 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
         return Played(tuple(line), "fair", words + "; the game is won")
     if not state.legal_moves():
         return Played(tuple(line), "fair", words + "; no move is left")
+    if circling:  # Solve again would find no move either
+        return Played(tuple(line), "fair", words + "; then every move led back to a position "
+                                                   "already played: undo or restart")
     if state.hides_cards:
         return Played(tuple(line), "fair",
                       words + "; it stopped with cards still hidden (Solve again goes on)")
