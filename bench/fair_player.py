@@ -1,10 +1,13 @@
-"""The Calculation family's fair player: win rate with a 95% interval, CPU seconds per game and
-per move, and its ratio to the thoughtful rate on the same deals.
+"""The fair players of the games with hidden cards: win rate with a 95% interval, CPU seconds per
+game (and per move), and the ratio to the thoughtful rate on the same deals.
 
     python bench/fair_player.py GAME FIRST LAST [--samples 0,16,64] [--thoughtful-nodes N]
 
-One line per number of sampled stock orders (0: the experts' rule alone), with the mean and
-the longest CPU time of one move (a hint's cost: `HINT_SAMPLES` orders). With
+The Calculation family: one line per number of sampled stock orders (0: the experts' rule
+alone), with the mean and the longest CPU time of one move (a hint's cost: `HINT_SAMPLES`
+orders). Castles in Spain: "solve it for me" pressed until the game ends, as a player would
+(`solve_for_me`: fair hints of `FAIR_NODES` positions while cards are hidden, then the solver,
+60 s a press). With
 ``--thoughtful-nodes`` each deal is also solved with the stock order known, at that node budget:
 a deal is thoughtfully winnable when the search solves it or the fair player wins it (a fair
 win is a winning line), so the thoughtful figure is a lower bound and the ratio printed an
@@ -18,8 +21,9 @@ import time
 import deal_range
 
 from thirteen.calculation import CalcState
+from thirteen.game import State
 from thirteen.report import wilson
-from thirteen.solver import Budget, fair_move, solve
+from thirteen.solver import Budget, fair_move, solve, solve_for_me
 from thirteen.solver.build import running
 
 
@@ -40,27 +44,54 @@ def play(state: CalcState, samples: int, times: list[float]) -> bool:
         s = s.apply(m)
 
 
-def main() -> None:
-    parser = deal_range.parser(__doc__)
-    parser.add_argument("--samples", default="64")
-    parser.add_argument("--thoughtful-nodes", type=int, default=0)
-    args = parser.parse_args()
-    states: list[CalcState] = []
-    for state in deal_range.start_states(args):
-        assert isinstance(state, CalcState)
-        states.append(state)
+def press_solve(state: State, times: list[float]) -> bool:
+    """Press "solve it for me" until the game ends (won, or Solve plays nothing more), adding
+    the game's CPU seconds to ``times``; whether it was won."""
+    start = time.process_time()
+    seen = [state]
+    while not state.won:
+        played = solve_for_me(state, Budget(max_nodes=None, max_seconds=60.0), seen)
+        if not played.moves:
+            break
+        for move in played.moves:
+            state = state.apply(move)
+            seen.append(state)
+    times.append(time.process_time() - start)
+    return state.won
+
+
+def fair_games(states: list[State], samples: str) -> tuple[set[int], set[int]]:
+    """Play every deal fairly, printing a line per player; the deals any player won, and those
+    the last one won."""
     n = len(states)
-    print(f"{args.game} deals {args.first}-{args.last}, {running()}", flush=True)
+    calc = [s for s in states if isinstance(s, CalcState)]
+    if len(calc) < n:  # Castles in Spain: one player, Solve
+        times: list[float] = []
+        won = {i for i, s in enumerate(states) if press_solve(s, times)}
+        print(f"fair player, Solve until the game ends: {rate(len(won), n)}, "
+              f"{sum(times) / n:.3f} s a game, {max(times):.3f} s at most", flush=True)
+        return won, won
     fair_won: set[int] = set()
     last: set[int] = set()
-    for samples in (int(s) for s in args.samples.split(",")):
-        times: list[float] = []
-        won = {i for i, s in enumerate(states) if play(s, samples, times)}
-        fair_won |= won
-        print(f"fair player, {samples} samples: {rate(len(won), n)}, {sum(times) / n:.3f} s a "
+    for count in (int(s) for s in samples.split(",")):
+        times = []
+        last = {i for i, s in enumerate(calc) if play(s, count, times)}
+        fair_won |= last
+        print(f"fair player, {count} samples: {rate(len(last), n)}, {sum(times) / n:.3f} s a "
               f"game, a move {sum(times) / len(times):.4f} s on average and "
               f"{max(times):.3f} s at most", flush=True)
-        last = won
+    return fair_won, last
+
+
+def main() -> None:
+    parser = deal_range.parser(__doc__)
+    parser.add_argument("--samples", default="64", help="the Calculation family only")
+    parser.add_argument("--thoughtful-nodes", type=int, default=0)
+    args = parser.parse_args()
+    states = deal_range.start_states(args)
+    n = len(states)
+    print(f"{args.game} deals {args.first}-{args.last}, {running()}", flush=True)
+    fair_won, last = fair_games(states, args.samples)
     if args.thoughtful_nodes:
         start = time.process_time()
         budget = Budget(max_nodes=args.thoughtful_nodes, max_seconds=3600.0)
