@@ -37,7 +37,16 @@ from thirteen.web.process import ServerProcess
 
 HIDDEN = sorted(n for n, v in GAMES.items() if v.hidden_information)
 CALCULATION = [n for n in HIDDEN if GAMES[n].family == "calculation"]
-SMALL = solver.Budget(max_nodes=8_000, max_mb=256)  # fair hints are budgeted in nodes only
+SMALL = solver.Budget(max_nodes=8_000, max_mb=256)
+
+
+@pytest.fixture(autouse=True)
+def small_fair_hints() -> Iterator[None]:
+    """Castles in Spain's fair hints at SMALL's positions, not `FAIR_NODES`: the source runs
+    here, not the compiled build, and an answer is still a function of the view, which is what
+    is checked."""
+    with mock.patch("thirteen.solver.services.FAIR_NODES", SMALL.max_nodes):
+        yield
 
 
 def hidden_layout(start: Layout, state: State, rng: random.Random) -> Layout | None:
@@ -162,6 +171,17 @@ def test_following_hints_never_repeats_a_position(number: int) -> None:
             break
         game.push(h.move)
         assert game.state not in game.positions[:-1]
+
+
+def test_every_front_end_gets_the_same_fair_hint() -> None:
+    """The page's hint budget, the terminal's (a clock, and the default positions) and a tiny
+    one: where cards are hidden, the hint is the fair player's whatever the front end asks."""
+    game = Game.new("castles-in-spain", 9)
+    budgets = [solver.Budget(max_nodes=300_000, max_seconds=1.0, max_mb=256),
+               solver.Budget(max_seconds=5.0), solver.Budget(max_nodes=100, max_seconds=None)]
+    answers = {solver.hint(game.state, budget, game.positions) for budget in budgets}
+    assert len(answers) == 1
+    assert "random guesses at the face-down cards" in answers.pop().message
 
 
 def test_solve_says_what_solve_again_would_do() -> None:

@@ -70,8 +70,8 @@ NO_LINE = "No winning line remains from here."
 #: What a player is told when a search ran out of its budget (`Result.reason` says which, in
 #: the solver's words, for the command line's ``solve`` and the logs).
 GAVE_UP = "the solver gave up after a long search: this position may still be winnable"
-#: The search budget of one fair hint where cards are hidden: nodes only, so that the answer is
-#: the same on a busy machine and an idle one (a front end's clock budget is not used there).
+#: The search budget of one fair hint where cards are hidden, whatever a front end's budget: nodes
+#: only, so that the answer is the same on a busy machine and an idle one, and in every front end.
 FAIR_NODES = 300_000
 #: At most this many moves of fair play are made by one "solve it for me" (and no more once
 #: the budget's seconds are spent: that clock reads only the time taken by searches of worlds
@@ -116,7 +116,7 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     circling = False  # every move leads back to a position already played
     while state.hides_cards and len(line) < moves and (
             end is None or not line or now() < end):
-        move = hint(state, replace(budget, max_seconds=None), been).move
+        move = hint(state, seen=been).move  # fair: no front end's budget plays a part
         if move is None:
             circling = bool(state.legal_moves())
             break
@@ -171,8 +171,7 @@ def hint(state: State, budget: Budget = HINT_BUDGET, seen: Collection[State] = (
         advice = fair_advice(state, HINT_SAMPLES)
         return Hint(advice.move, "unknown", f"{advice.move}: {advice.reason}")
     if state.hides_cards:
-        return _fair_packer_hint(state, Budget(max_nodes=budget.max_nodes or FAIR_NODES,
-                                               max_mb=budget.max_mb), seen)
+        return _fair_packer_hint(state, seen)
     result = solve(state, budget, shorten=True)  # the first move of a line with no detour
     found = line_hint(state, result.verdict, result.moves, seen)
     return found or _last_resort(state, seen, f"a move to try; {GAVE_UP}")
@@ -198,14 +197,14 @@ def _last_resort(state: State, seen: Collection[State], why: str) -> Hint:
     return Hint(move, "unknown", f"{move}: {why}")
 
 
-def _fair_packer_hint(state: PackerState, budget: Budget, seen: Collection[State],
-                      samples: int = 8) -> Hint:
+def _fair_packer_hint(state: PackerState, seen: Collection[State], samples: int = 8) -> Hint:
     """Sample the face-down cards (see the module docstring): the unseen cards sorted, the
-    generator seeded from the view, so nothing here depends on where a hidden card lies."""
+    generator seeded from the view, so nothing here depends on where a hidden card lies. Each
+    sample gets its share of `FAIR_NODES` (a few megabytes of tables at most, under 256)."""
     places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
     unseen = sorted(state.columns[i][k] for i, k in places)
     rng = random.Random(zlib.crc32(json.dumps(state.view(), sort_keys=True).encode()))
-    per = replace(budget, max_nodes=max(1, (budget.max_nodes or FAIR_NODES) // samples))
+    per = Budget(max_nodes=max(1, FAIR_NODES // samples), max_seconds=None, max_mb=256)
     votes: Counter[Move] = Counter()
     for _ in range(samples):
         rng.shuffle(unseen)
