@@ -7,7 +7,7 @@ The Calculation family: one line per number of sampled stock orders (0: the expe
 alone), with the mean and the longest CPU time of one move (a hint's cost: `HINT_SAMPLES`
 orders). Castles in Spain: "solve it for me" pressed until the game ends, as a player would
 (`solve_for_me`: fair hints of `FAIR_NODES` positions while cards are hidden, then the solver,
-60 s a press). With
+60 s a press; a line a game on stderr, won or not and its CPU seconds, shows the progress). With
 ``--thoughtful-nodes`` each deal is also solved with the stock order known, at that node budget:
 a deal is thoughtfully winnable when the search solves it or the fair player wins it (a fair
 win is a winning line), so the thoughtful figure is a lower bound and the ratio printed an
@@ -16,6 +16,7 @@ upper bound. Seconds are CPU seconds of this process (the machine may be shared)
 
 from __future__ import annotations
 
+import sys
 import time
 
 import deal_range
@@ -44,19 +45,27 @@ def play(state: CalcState, samples: int, times: list[float]) -> bool:
         s = s.apply(m)
 
 
+#: Solve presses a game gets: some games wander, 400 new positions a press with cards still
+#: hidden, for as long as one presses (Castles in Spain 44)
+PRESSES = 10
+
+
 def press_solve(state: State, times: list[float]) -> bool:
-    """Press "solve it for me" until the game ends (won, or Solve plays nothing more), adding
-    the game's CPU seconds to ``times``; whether it was won."""
+    """Press "solve it for me" until the game ends (won, Solve plays nothing more, or every
+    card is in sight and the solver has had its say) or `PRESSES` times, adding the game's CPU
+    seconds to ``times``; whether it was won."""
     start = time.process_time()
     seen = [state]
-    while not state.won:
-        played = solve_for_me(state, Budget(max_nodes=None, max_seconds=60.0), seen)
-        if not played.moves:
+    played = None
+    for _ in range(PRESSES):
+        if not state.hides_cards or (played is not None and not played.moves):
             break
+        played = solve_for_me(state, Budget(max_nodes=None, max_seconds=60.0), seen)
         for move in played.moves:
             state = state.apply(move)
             seen.append(state)
     times.append(time.process_time() - start)
+    print(f"{state.won} {times[-1]:.2f} {len(seen) - 1} moves", file=sys.stderr, flush=True)
     return state.won
 
 
