@@ -184,6 +184,16 @@ def test_every_front_end_gets_the_same_fair_hint() -> None:
     assert "random guesses at the face-down cards" in answers.pop().message
 
 
+def test_solve_plays_on_to_the_next_card_turned() -> None:
+    """Following one fair hint at a time, Solve wandered on Castles in Spain 44: 400 new
+    positions a press with the same three cards face down, for as long as one pressed. The fair
+    player follows a sample's line until a card turns, so each plan ends in a card turned."""
+    game = Game.new("castles-in-spain", 44)
+    played = solver.solve_for_me(game.state, SMALL, game.positions)
+    game.push_line(played.moves)
+    assert not game.state.hides_cards and len(played.moves) < 400
+
+
 def test_solve_says_what_solve_again_would_do() -> None:
     """Where the fair player stops because every move leads back (Castles in Spain 1, after 12
     moves, with cards still hidden), Solve says so, and Solve again indeed plays nothing; where

@@ -9,9 +9,10 @@ and the first moves of the samples' winning lines vote. The Calculation family i
 fair player. A hint never leads back to a position the game has already been in (``seen``), so
 following hints cannot loop.
 
-"Solve it for me" where cards are hidden is the fair player playing for the player, move by
-move on the real game: cards turn only as that play turns them, and once nothing is hidden the
-search finishes the line (a verdict is then about cards in sight).
+"Solve it for me" where cards are hidden is the fair player playing for the player on the real
+game (in Castles in Spain, a plan at a time: up to the next card turned): cards turn only as
+that play turns them, and once nothing is hidden the search finishes the line (a verdict is
+then about cards in sight).
 """
 
 from __future__ import annotations
@@ -116,13 +117,14 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     circling = False  # every move leads back to a position already played
     while state.hides_cards and len(line) < moves and (
             end is None or not line or now() < end):
-        move = hint(state, seen=been).move  # fair: no front end's budget plays a part
-        if move is None:
+        plan = _fair_moves(state, been)  # fair: no front end's budget plays a part
+        if not plan:
             circling = bool(state.legal_moves())
             break
-        state = state.apply(move)
-        been.add(state)
-        line.append(move)
+        for move in plan[:moves - len(line)]:
+            state = state.apply(move)
+            been.add(state)
+            line.append(move)
     if not line:
         return Played((), "unknown", "No move leads to a position not seen before.")
     words = f"played {len(line)} moves: {FAIR_PLAYED}"
@@ -142,6 +144,18 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     return Played(tuple(line) + rest.moves, "fair",
                   words + tail.get(rest.verdict, "; every card now in sight, no winning line "
                                                  "was found"))
+
+
+def _fair_moves(state: State, seen: Collection[State]) -> list[Move]:
+    """The fair player's next moves where cards are hidden: Castles in Spain's plan, which
+    goes on to the next card turned (following one hint at a time, the player could wander
+    for thousands of moves among positions never seen, as on deal 44), else the hint's move."""
+    if isinstance(state, PackerState):
+        plan, _ = _fair_plan(state, seen)
+        move = None if plan else _fallback(state, seen)  # the hint's last resort
+    else:
+        plan, move = [], hint(state, seen=seen).move
+    return plan or ([] if move is None else [move])
 
 
 def _unseen(state: State, move: Move, seen: Collection[State]) -> bool:
@@ -197,15 +211,28 @@ def _last_resort(state: State, seen: Collection[State], why: str) -> Hint:
     return Hint(move, "unknown", f"{move}: {why}")
 
 
-def _fair_packer_hint(state: PackerState, seen: Collection[State], samples: int = 8) -> Hint:
+def _fair_packer_hint(state: PackerState, seen: Collection[State]) -> Hint:
+    """Castles in Spain's fair hint: the first move of the fair player's plan (`_fair_plan`)."""
+    plan, why = _fair_plan(state, seen)
+    if plan:
+        return Hint(plan[0], "unknown", f"{plan[0]}: {why}")
+    return _last_resort(state, seen, "no winning line found for random guesses at the "
+                                     "face-down cards")
+
+
+def _fair_plan(state: PackerState, seen: Collection[State],
+               samples: int = 8) -> tuple[list[Move], str]:
     """Sample the face-down cards (see the module docstring): the unseen cards sorted, the
     generator seeded from the view, so nothing here depends on where a hidden card lies. Each
-    sample gets its share of `FAIR_NODES` (a few megabytes of tables at most, under 256)."""
+    sample gets its share of `FAIR_NODES` (a few megabytes of tables at most, under 256). The
+    plan is the voted first move and the rest of the first sample's winning line that starts
+    with it, up to the first move that turns a card (after which the sample's guesses are
+    wrong or beside the point); the plan and why, or no plan where no sample was won."""
     places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
     unseen = sorted(state.columns[i][k] for i, k in places)
     rng = random.Random(zlib.crc32(json.dumps(state.view(), sort_keys=True).encode()))
     per = Budget(max_nodes=max(1, FAIR_NODES // samples), max_seconds=None, max_mb=256)
-    votes: Counter[Move] = Counter()
+    lines: list[tuple[Move, ...]] = []
     for _ in range(samples):
         rng.shuffle(unseen)
         cols = [list(c) for c in state.columns]
@@ -214,16 +241,34 @@ def _fair_packer_hint(state: PackerState, seen: Collection[State], samples: int 
         world = replace(state, columns=tuple(tuple(c) for c in cols))
         result = solve(world, per, shorten=True)
         if result.verdict == "solved" and result.moves:
-            votes[result.moves[0]] += 1
+            lines.append(result.moves)
+    votes = Counter(line[0] for line in lines)
     # Most votes first; a tie goes to the move generated first, never to the order of samples.
     order = {m: i for i, m in enumerate(state.legal_moves())}
     for voted, n in sorted(votes.items(), key=lambda mv: (-mv[1], order.get(mv[0], 0))):
         if _unseen(state, voted, seen):
-            return Hint(voted, "unknown",
-                        f"{voted}: it starts a winning line in {n} of {samples} random guesses "
-                        "at the face-down cards")
-    return _last_resort(state, seen, "no winning line found for random guesses at the "
-                                     "face-down cards")
+            line = next(line for line in lines if line[0] == voted)
+            return (_until_a_card_turns(state, line, seen),
+                    f"it starts a winning line in {n} of {samples} random guesses at the "
+                    "face-down cards")
+    return [], ""
+
+
+def _until_a_card_turns(state: PackerState, line: tuple[Move, ...],
+                        seen: Collection[State]) -> list[Move]:
+    """The moves of ``line`` up to and with the first that turns a card, as long as each is
+    legal here and leads to a position not in ``seen``. Until a card turns, a sample's moves
+    touch only cards in sight, so they play the same in the real game."""
+    plan: list[Move] = []
+    for move in line:
+        if state.why_illegal(move) is not None or not _unseen(state, move, seen):
+            break
+        after = state.apply(move)
+        plan.append(move)
+        if sum(after.hidden) < sum(state.hidden):  # a card turned
+            break
+        state = after
+    return plan
 
 
 def difficulty(result: Result) -> Difficulty:
