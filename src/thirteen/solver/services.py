@@ -261,9 +261,11 @@ def _until_a_card_turns(state: PackerState, line: tuple[Move, ...],
     touch only cards in sight, so they play the same in the real game."""
     plan: list[Move] = []
     for move in line:
-        if state.why_illegal(move) is not None or not _unseen(state, move, seen):
+        if state.why_illegal(move) is not None:
             break
         after = state.apply(move)
+        if after in seen:
+            break
         plan.append(move)
         if sum(after.hidden) < sum(state.hidden):  # a card turned
             break
