@@ -98,8 +98,9 @@ class Played:
 def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
                  moves: int = FAIR_SOLVE_MOVES) -> Played:
     """Solve it for me, the same in every front end. Where nothing is hidden: the solver's
-    winning line, shortened to be watched. Where cards are hidden: the fair player plays move
-    by move (fair hints, turning cards as play turns them) until nothing is hidden, and then the
+    winning line, shortened to be watched. Where cards are hidden: the fair player plays
+    (`_plan_or_hint`: in Castles in Spain a plan up to the next card turned, else one fair
+    hint at a time; cards turn as play turns them) until nothing is hidden, and then the
     search finishes the line; ``seen``, the positions of the game so far, keeps it from going
     round in circles. Fair play stops after ``moves`` moves or the budget's seconds (Solve
     again goes on), or where every move leads back (it would not, and says so); the budget
@@ -117,7 +118,7 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     circling = False  # every move leads back to a position already played
     while state.hides_cards and len(line) < moves and (
             end is None or not line or now() < end):
-        plan = _fair_moves(state, been)  # fair: no front end's budget plays a part
+        plan = _plan_or_hint(state, been)  # fair: no front end's budget plays a part
         if not plan:
             circling = bool(state.legal_moves())
             break
@@ -146,7 +147,7 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
                                                  "was found"))
 
 
-def _fair_moves(state: State, seen: Collection[State]) -> list[Move]:
+def _plan_or_hint(state: State, seen: Collection[State]) -> list[Move]:
     """The fair player's next moves where cards are hidden: Castles in Spain's plan, which
     goes on to the next card turned (following one hint at a time, the player could wander
     for thousands of moves among positions never seen, as on deal 44), else the hint's move."""
