@@ -94,10 +94,17 @@ def fair_games(states: list[State], samples: str) -> tuple[set[int], set[int]]:
 
 def main() -> None:
     parser = deal_range.parser(__doc__)
-    parser.add_argument("--samples", default="64", help="the Calculation family only")
+    parser.add_argument("--samples", help="the Calculation family only (default 64)")
     parser.add_argument("--thoughtful-nodes", type=int, default=0)
     args = parser.parse_args()
     states = deal_range.start_states(args)
+    if not states:
+        parser.error(f"no deal from {args.first} to {args.last}")
+    if not states[0].hides_cards:
+        parser.error(f"{args.game} hides no card: it has no fair player")
+    if args.samples is not None and not isinstance(states[0], CalcState):
+        parser.error("--samples is for the Calculation family, whose fair player samples")
+    args.samples = args.samples or "64"
     n = len(states)
     print(f"{args.game} deals {args.first}-{args.last}, {running()}", flush=True)
     fair_won, last = fair_games(states, args.samples)
