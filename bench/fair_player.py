@@ -45,8 +45,8 @@ def play(state: CalcState, samples: int, times: list[float]) -> bool:
         s = s.apply(m)
 
 
-#: Solve presses a game gets: some games wander, 400 new positions a press with cards still
-#: hidden, for as long as one presses (Castles in Spain 44)
+#: Solve presses a game gets: a fair player that wanders must not hold the run up (before it
+#: played plans, Castles in Spain 44 played six presses of 400 moves with cards still hidden)
 PRESSES = 10
 
 
