@@ -6,8 +6,8 @@ game (and per move), and the ratio to the thoughtful rate on the same deals.
 The Calculation family: one line per number of sampled stock orders (0: the experts' rule
 alone), with the mean and the longest CPU time of one move (a hint's cost: `HINT_SAMPLES`
 orders). Castles in Spain: "solve it for me" pressed until the game ends, as a player would
-(`solve_for_me`: fair hints of `FAIR_NODES` positions while cards are hidden, then the solver,
-60 s a press; a line a game on stderr, won or not and its CPU seconds, shows the progress). With
+(`fair_play`: plans of `FAIR_NODES` positions while cards are hidden, then the solver with
+`FAIR_END`; a line a game on stderr, won or not and its CPU seconds, shows the progress). With
 ``--thoughtful-nodes`` each deal is also solved with the stock order known, at that node budget:
 a deal is thoughtfully winnable when the search solves it or the fair player wins it (a fair
 win is a winning line), so the thoughtful figure is a lower bound and the ratio printed an
@@ -24,7 +24,7 @@ import deal_range
 from thirteen.calculation import CalcState
 from thirteen.game import State
 from thirteen.report import wilson
-from thirteen.solver import Budget, fair_move, solve, solve_for_me
+from thirteen.solver import Budget, fair_move, fair_play, solve
 from thirteen.solver.build import running
 
 
@@ -45,28 +45,15 @@ def play(state: CalcState, samples: int, times: list[float]) -> bool:
         s = s.apply(m)
 
 
-#: Solve presses a game gets: a fair player that wanders must not hold the run up (before it
-#: played plans, Castles in Spain 44 played six presses of 400 moves with cards still hidden)
-PRESSES = 10
-
-
 def press_solve(state: State, times: list[float]) -> bool:
-    """Press "solve it for me" until the game ends (won, Solve plays nothing more, or every
-    card is in sight and the solver has had its say) or `PRESSES` times, adding the game's CPU
-    seconds to ``times``; whether it was won."""
+    """Castles in Spain's fair player's game (`fair_play`: Solve pressed until the game ends),
+    adding its CPU seconds to ``times``; whether it was won."""
     start = time.process_time()
-    seen = [state]
-    played = None
-    for _ in range(PRESSES):
-        if not state.hides_cards or (played is not None and not played.moves):
-            break
-        played = solve_for_me(state, Budget(max_nodes=None, max_seconds=60.0), seen)
-        for move in played.moves:
-            state = state.apply(move)
-            seen.append(state)
+    result = fair_play(state)
     times.append(time.process_time() - start)
-    print(f"{state.won} {times[-1]:.2f} {len(seen) - 1} moves", file=sys.stderr, flush=True)
-    return state.won
+    print(f"{result.verdict == 'solved'} {times[-1]:.2f} {len(result.moves)} moves",
+          file=sys.stderr, flush=True)
+    return result.verdict == "solved"
 
 
 def fair_games(states: list[State], samples: str) -> tuple[set[int], set[int]]:

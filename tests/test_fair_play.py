@@ -213,6 +213,36 @@ def test_solve_says_what_solve_again_would_do() -> None:
     assert solver.solve_for_me(game.state, SMALL, game.positions).moves
 
 
+@mock.patch("thirteen.solver.services.FAIR_END", SMALL)
+def test_the_fair_players_game_reads_no_hidden_card() -> None:
+    """A whole game of Castles in Spain's fair player, as a survey plays it for its fair figure:
+    on twin deals it makes the same moves until a card turns, and the same game every time (no
+    clock, whatever the machine)."""
+    a = Game.new("castles-in-spain", 14)  # a short game, and its twin's too
+    layout = hidden_layout(a.start.to_layout(), a.state, random.Random(1))
+    assert layout is not None
+    b = start_state(a.variant, layout)
+    game_a, game_b = solver.fair_play(a.state), solver.fair_play(b)
+    assert alike_until_apart(a.state, b, game_a.moves, game_b.moves, same_length=False) > 0
+    again = solver.fair_play(a.state)
+    assert (again.verdict, again.moves) == (game_a.verdict, game_a.moves)
+
+
+@mock.patch("thirteen.solver.services.FAIR_END", SMALL)
+def test_the_fair_players_won_game_replays_to_a_win() -> None:
+    game = Game.new("castles-in-spain", 2)
+    result = solver.fair_play(game.state)
+    game.push_line(result.moves)
+    assert result.verdict == "solved" and game.state.won
+
+
+def test_only_games_that_hide_cards_have_a_fair_player() -> None:
+    with pytest.raises(ValueError, match="hides no card"):
+        solver.fair_play(Game.new("bakers-dozen", 1).state)
+    with pytest.raises(ValueError, match="samples"):
+        solver.fair_play(Game.new("castles-in-spain", 1).state, samples=16)
+
+
 def test_following_hints_on_deals_1_to_50_never_repeats_a_position() -> None:
     """Every deal of 1-50, up to 40 hints each, as `bench/fair_hints.py` follows them: in a
     child process with the compiled build (the source, which the rest of the suite tests, takes

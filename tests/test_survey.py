@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from test_report import fake_row
 
 from thirteen.cli import main
+from thirteen.game import new_state
 from thirteen.report import percentile, wilson, winnability_interval
 from thirteen.survey import (
     Engine,
@@ -34,6 +35,7 @@ from thirteen.survey import (
     survey,
     todo_deals,
 )
+from thirteen.variants import GAMES
 from thirteen.workers import Row, solver_version
 
 # A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
@@ -355,6 +357,51 @@ def test_a_retry_does_not_play_the_fair_player(tmp_path: Path,
                                                                       ("solved", "lost")]
 
 
+# ---- Castles in Spain: the fair player of face-down cards -------------------------------------
+def fake_fair_play(played: list[int]) -> Any:
+    """A fair player of Castles in Spain that wins in a quarter of a second and notes the number
+    of each deal it played."""
+    from thirteen.solver import Result
+
+    def play(state: Any, samples: int | None = None) -> Result:
+        played.append(next(n for n in range(1, 10) if new_state("castles-in-spain", n) == state))
+        return Result("solved", (), 0, 0.25, 0, "the fair player won")
+    return play
+
+
+def test_castles_rows_carry_the_fair_players_verdict(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where cards are face down the fair player plays each deal; where none is hidden (Bisley)
+    it has nothing to play."""
+    played: list[int] = []
+    monkeypatch.setattr("thirteen.solver.fair_play", fake_fair_play(played))
+    db = tmp_path / "castles.sqlite3"
+    assert survey("castles-in-spain", "2-3", db, workers=1, **BUDGET).solved_now == 2
+    assert played == [2, 3]
+    assert [(r["fair_verdict"], r["fair_seconds"]) for r in rows(db)] == [("won", 0.25)] * 2
+    assert survey(GAME, "1-2", db, workers=1, **BUDGET).solved_now == 2 and played == [2, 3]
+    assert [r["fair_verdict"] for r in rows(db) if r["game"] == GAME] == [None, None]
+
+
+def test_a_fair_survey_plays_the_deals_stored_without_it(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals stored by a survey with --no-fair are done again by one that wants the fair
+    player's figure over them, and only those; with --no-fair they count as stored."""
+    played: list[int] = []
+    monkeypatch.setattr("thirteen.solver.fair_play", fake_fair_play(played))
+    db = tmp_path / "castles.sqlite3"
+    with connect(db) as c:
+        for deal in (1, 2, 3):
+            store_row(c, fake_row("castles-in-spain", deal, "solved", 0.5, 90,
+                                  fair="lost" if deal == 2 else None))
+    c.close()
+    assert survey("castles-in-spain", "1-4", db, workers=1, fair=False,
+                  **BUDGET).solved_now == 1 and played == []
+    again = survey("castles-in-spain", "1-4", db, workers=1, **BUDGET)
+    assert (again.stored_before, again.solved_now, played) == (1, 3, [1, 3, 4])
+    assert [r["fair_verdict"] for r in rows(db)] == ["won", "lost", "won", "won"]
+
+
 def test_merge_keeps_decided_verdicts_and_fair_verdicts() -> None:
     def row(verdict: str, fair: str | None, nodes: int) -> Row:
         return {"verdict": verdict, "nodes": nodes, "fair_verdict": fair,
@@ -406,13 +453,22 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
     published = {p.name.removesuffix(SUFFIX) for p in files}
     asked = [json.loads(line) for line in (tmp_path / "asked").read_text().splitlines()]
     steps: dict[tuple[str, str, bool], set[str]] = {}
+    fair: set[str] = set()  # the fair player's games: deals 1-1000 where cards are hidden
     for argv in asked:
         args = build_parser().parse_args(argv)
-        assert (args.command, args.deals, args.data) == ("survey", "1-100000", "FOLDER")
-        key = (str(args.max_seconds), str(args.max_mb), args.retry_unknown)
         variant = _variant(args)
-        steps.setdefault(key, set()).add(stem(variant.name, options_key(variant)))
+        name = stem(variant.name, options_key(variant))
+        assert (args.command, args.data) == ("survey", "FOLDER")
+        if args.deals == "1-1000":
+            assert variant.hidden_information and not (args.no_fair or args.retry_unknown)
+            fair.add(name)
+            continue
+        assert args.deals == "1-100000"
+        assert args.no_fair or args.retry_unknown or not variant.hidden_information
+        key = (str(args.max_seconds), str(args.max_mb), args.retry_unknown)
+        steps.setdefault(key, set()).add(name)
     assert len(steps) == 4 and all(games == published for games in steps.values())
+    assert fair == {n for n in published if GAMES[n.split(".")[0]].hidden_information}
     (tmp_path / "asked").unlink()
     for extra, said in [({"STEPS": "1 5"}, "no step 5"), ({"WORKERS": "two"}, "WORKERS")]:
         bad = subprocess.run(["bash", script, "FOLDER"], env={**env, **extra}, cwd=tmp_path,

@@ -174,8 +174,9 @@ def survey_args(p: argparse.ArgumentParser) -> None:
                    "tried with as large a budget in every limit; their fair verdicts, if any, "
                    "are kept and the fair player not played")
     p.add_argument("--no-fair", action="store_true",
-                   help="the Calculation family: only the thoughtful verdict, without the fair "
-                   "player's game (seconds a deal); a stored fair verdict is kept")
+                   help="games that hide cards: only the thoughtful verdict, without the fair "
+                   "player's game (seconds a deal); a stored fair verdict is kept (without it, "
+                   "a deal stored with no fair verdict is played again)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 

@@ -2,8 +2,9 @@
 
 Winnability is reported as Blake & Gent report it: with a 95% Wilson score interval whose lower
 bound counts the deals the solver could not decide (unknown) as lost and whose upper bound
-counts them as won. The Calculation family has two figures: thoughtful (the solver, which
-knows the stock order) and the fair player's (who does not).
+counts them as won. The games that hide cards (Castles in Spain's face-down cards, the
+Calculation family's stock) have two figures: thoughtful (the solver, which knows the hidden
+cards) and the fair player's (who does not).
 """
 
 from __future__ import annotations
@@ -128,13 +129,14 @@ class Section:
         return name + (f" ({options_text(opts)})" if opts else "")
 
     @property
-    def calculation(self) -> bool:
+    def hidden(self) -> bool:
+        """Whether the game hides cards, so that it has a thoughtful and a fair figure."""
         variant = GAMES.get(self.game)
-        return variant is not None and variant.family == "calculation"
+        return variant is not None and variant.hidden_information
 
     def figure(self) -> Figure:
         verdicts = [thoughtful(r) for r in self.rows]
-        label = "thoughtful" if self.calculation else "solver"
+        label = "thoughtful" if self.hidden else "solver"
         return Figure(label, len(verdicts), verdicts.count("solved"),
                       verdicts.count("unsolvable"), verdicts.count("unknown"))
 
@@ -167,14 +169,14 @@ class Section:
 
     def commands(self) -> list[str]:
         """The survey commands that reproduce this section's rows: one over every deal with the
-        budget most rows had (in the Calculation family, one for the deals the fair player
+        budget most rows had (where cards are hidden, one for the deals the fair player
         played and one with --no-fair for the rest); then, for each larger budget some rows
         had (the unknown deals tried again), one that solves its deals again with it if they
         are still unknown (--retry-unknown), smallest first."""
         budgets = Counter(_budget(r) for r in self.rows)
         base = budgets.most_common(1)[0][0]
         parts = [(self.rows, "")]
-        if self.calculation:
+        if self.hidden:
             played = self.fair_rows()
             rest = [r for r in self.rows if r["fair_verdict"] is None]
             parts = [(r, flag) for r, flag in ((played, ""), (rest, " --no-fair")) if r]
@@ -291,7 +293,7 @@ def format_section(s: Section) -> str:
         f"  unsolvable       {fig.lost}",
         f"  unknown          {fig.unknown}",
     ]
-    name = "winnability" if not s.calculation else fig.label
+    name = "winnability" if not s.hidden else fig.label
     lines.append(f"  {name:<16} {fig.estimate()}, 95% interval {fig.interval_text()}")
     if fair := s.fair_figure():
         lines.append(f"  {fair.label:<16} {fair.estimate()}, 95% interval "
@@ -360,7 +362,7 @@ def plot(s: Section, path: str | Path) -> None:
     ordered = sorted(s.rows, key=lambda r: r["deal"])
     fig = MplFigure(figsize=(11, 4.2), layout="constrained")
     left, right = fig.subplots(1, 2)
-    series = [("thoughtful" if s.calculation else "solver", [thoughtful(r) for r in ordered],
+    series = [("thoughtful" if s.hidden else "solver", [thoughtful(r) for r in ordered],
                "tab:blue")]
     if fair := [str(r["fair_verdict"]) for r in ordered if r["fair_verdict"] is not None]:
         series.append(("fair player", fair, "tab:orange"))  # over the deals it played

@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS survey (
     max_seconds REAL,                -- the budget this deal was solved with
     max_nodes INTEGER,
     max_mb INTEGER,
-    fair_verdict TEXT,               -- Calculation family: the fair player 'won' or 'lost'
+    fair_verdict TEXT,               -- hidden cards: the fair player 'won' or 'lost'
     fair_seconds REAL,
     host TEXT,
     finished REAL NOT NULL,          -- Unix time the row was stored
@@ -187,15 +187,18 @@ Retry = tuple[float | None, int | None, int | None, str]
 
 
 def stored_deals(db: sqlite3.Connection, game: str, options: str,
-                 spans: list[tuple[int, int]], retry: Retry | None = None) -> Iterator[int]:
+                 spans: list[tuple[int, int]], retry: Retry | None = None,
+                 fair: bool = False) -> Iterator[int]:
     """Deals of ``spans`` already stored (ascending). With ``retry`` an unknown deal counts as
     stored only if this solver tried it with at least the retry's budget in every limit: the
     same search again gives the same answer under a node budget, and seldom another under a
-    time budget, so an interrupted retry resumes where it stopped.
+    time budget, so an interrupted retry resumes where it stopped. With ``fair`` a deal counts
+    only if the fair player played it (a survey that wants its figure over deals stored
+    without it).
 
     Read a chunk at a time, each query starting after the last deal read: no cursor stays
     open while rows are written, and no read transaction keeps the log from being folded in."""
-    clause, limits = _stored(retry)
+    clause, limits = _stored(retry, fair)
     for lo, hi in spans:
         while lo <= hi:
             chunk = [int(d) for (d,) in db.execute(
@@ -208,19 +211,22 @@ def stored_deals(db: sqlite3.Connection, game: str, options: str,
 
 
 def count_stored(db: sqlite3.Connection, game: str, options: str,
-                 spans: list[tuple[int, int]], retry: Retry | None = None) -> int:
+                 spans: list[tuple[int, int]], retry: Retry | None = None,
+                 fair: bool = False) -> int:
     """How many deals of ``spans`` `stored_deals` would skip."""
-    clause, limits = _stored(retry)
+    clause, limits = _stored(retry, fair)
     return sum(db.execute(f"SELECT COUNT(*) {clause}", (game, options, lo, hi, *limits))
                .fetchone()[0] for lo, hi in spans)
 
 
-def _stored(retry: Retry | None) -> tuple[str, Retry | tuple[()]]:
+def _stored(retry: Retry | None, fair: bool) -> tuple[str, Retry | tuple[()]]:
     """The rows of one game and options with deals in one span (with ``retry``, unknowns
-    left out unless this solver tried them with as large a budget in every limit), and the
-    values of the clause's parameters: what `stored_deals` and `count_stored` share. No limit
-    is the largest."""
+    left out unless this solver tried them with as large a budget in every limit; with
+    ``fair``, those the fair player did not play), and the values of the clause's
+    parameters: what `stored_deals` and `count_stored` share. No limit is the largest."""
     clause = "FROM survey WHERE game = ? AND options = ? AND deal BETWEEN ? AND ?"
+    if fair:
+        clause += " AND fair_verdict IS NOT NULL"
     if retry is None:
         return clause, ()
     covered = " AND ".join([f"COALESCE({c}, 1e308) >= COALESCE(?, 1e308)"
@@ -230,10 +236,10 @@ def _stored(retry: Retry | None) -> tuple[str, Retry | tuple[()]]:
 
 
 def todo_deals(db: sqlite3.Connection, game: str, options: str, spans: list[tuple[int, int]],
-               retry: Retry | None = None) -> Iterator[int]:
-    """Deals of ``spans`` not yet stored, ascending, as they are asked for: a merge with the
-    stored deals, so memory stays bounded however long the range."""
-    done = stored_deals(db, game, options, spans, retry)
+               retry: Retry | None = None, fair: bool = False) -> Iterator[int]:
+    """Deals of ``spans`` not yet stored (`stored_deals`), ascending, as they are asked for: a
+    merge with the stored deals, so memory stays bounded however long the range."""
+    done = stored_deals(db, game, options, spans, retry, fair)
     nxt = next(done, None)
     for lo, hi in spans:
         deal = lo
@@ -301,9 +307,9 @@ def survey(
     on_row: Callable[[Row], None] | None = None,
 ) -> Summary:
     """Solve every deal of ``deals`` not yet stored in ``db_path``, storing each as it comes;
-    the Calculation family's fair player plays each new deal too unless ``fair`` is False
-    (``retry_unknown`` solves again the stored unknowns not tried by this solver with as large a
-    budget in every limit, without it).
+    where cards are hidden the fair player plays each deal too unless ``fair`` is False, and a
+    deal stored without its game is done again (``retry_unknown`` solves again the stored
+    unknowns not tried by this solver with as large a budget in every limit, without it).
     ``on_row`` is called after each row is committed (tests use it to interrupt a survey)."""
     if max_mb is None:  # a deal's search would grow until the machine's memory ran out
         raise ValueError("a survey needs a memory budget per deal (max_mb)")
@@ -317,9 +323,10 @@ def survey(
     try:
         total = sum(hi - lo + 1 for lo, hi in spans)
         retry = (max_seconds, max_nodes, max_mb, solver_version()) if retry_unknown else None
+        wants_fair = fair and not retry_unknown and variant.hidden_information
         summary = Summary(variant.name, key, total,
-                          count_stored(db, variant.name, key, spans, retry))
-        todo = todo_deals(db, variant.name, key, spans, retry)
+                          count_stored(db, variant.name, key, spans, retry, wants_fair))
+        todo = todo_deals(db, variant.name, key, spans, retry, wants_fair)
         left = total - summary.stored_before
         options = tuple(sorted(variant.options().items()))
         # a retry is of the thoughtful verdict: a deal solved again keeps the fair verdict it

@@ -22,7 +22,6 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from .calculation import CalcState
 from .game import new_state
 from .variants import Variant, get_variant
 
@@ -47,7 +46,7 @@ class Task:
     max_seconds: float | None
     max_nodes: int | None
     max_mb: int | None
-    #: whether the Calculation family's fair player plays the deal too: its game takes far longer
+    #: whether the fair player plays the deal too where cards are hidden: its game takes far longer
     #: than the thoughtful solve (docs/benchmarks.md), so a survey may leave it out
     fair: bool = True
 
@@ -74,7 +73,7 @@ def solver_version() -> str:
 
 
 def solve_deal(task: Task) -> Row:
-    """Solve one deal (and, for the Calculation family, play it fairly unless the task says
+    """Solve one deal (and, where cards are hidden, play it fairly unless the task says
     not to); the row to store."""
     from .solver import Budget, solve
 
@@ -102,10 +101,10 @@ def solve_deal(task: Task) -> Row:
         "fair_seconds": None,
         "host": socket.gethostname(),
     }
-    if task.fair and isinstance(state, CalcState):
+    if task.fair and state.hides_cards:
         from .solver import fair_play
 
-        fair = fair_play(state)  # plays without knowing the stock order, to the end
+        fair = fair_play(state)  # plays seeing only the cards in sight, to the end
         row["fair_verdict"] = "won" if fair.verdict == "solved" else "lost"
         row["fair_seconds"] = fair.seconds
     return row

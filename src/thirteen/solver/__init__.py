@@ -22,7 +22,7 @@ if _build is not None:
 
 from .common import Budget, Result, Verdict  # noqa: E402
 from .dispatch import solve  # noqa: E402
-from .fair import fair_move, fair_play  # noqa: E402
+from .fair import fair_move  # noqa: E402
 from .services import (  # noqa: E402
     DEAD_END,
     NO_LINE,
@@ -32,6 +32,7 @@ from .services import (  # noqa: E402
     Played,
     Wanted,
     difficulty,
+    fair_play,
     find_deal,
     found_message,
     hint,

@@ -21,7 +21,7 @@ from ..cards import rank_name
 from ..moves import Move, Place
 from .common import Result, signals_held, stop_if_signalled
 
-#: Sampled stock orders per move in surveys and `fair_play` (docs/solver.md, "Fair player").
+#: Sampled stock orders per move in surveys and `play_out` (docs/solver.md, "Fair player").
 FAIR_SAMPLES = 256
 #: Sampled stock orders for a hint: at most 0.7 s a move with the mypyc build, 3 s without.
 HINT_SAMPLES = 2048
@@ -287,7 +287,7 @@ def fair_move(state: CalcState, samples: int = FAIR_SAMPLES) -> Move | None:
     return fair_advice(state, samples).move
 
 
-def fair_play(state: CalcState, samples: int = FAIR_SAMPLES) -> Result:
+def play_out(state: CalcState, samples: int = FAIR_SAMPLES) -> Result:
     """Play the game out with the fair player; ``solved`` if it wins, else ``unknown`` (a
     loss of the fair player proves nothing about the deal). Moves replay through the engine;
     each counts as a node. No budget: a game is one pass through the stock, and its verdict

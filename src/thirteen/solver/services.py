@@ -32,9 +32,9 @@ from ..game import State, start_state
 from ..moves import Move
 from ..packer import PackerState
 from ..variants import Variant
-from .common import HINT_BUDGET, Budget, Result, now
+from .common import HINT_BUDGET, Budget, Result, now, signals_held, stop_if_signalled
 from .dispatch import solve
-from .fair import HINT_SAMPLES, fair_advice
+from .fair import FAIR_SAMPLES, HINT_SAMPLES, fair_advice, play_out
 
 DEAD_END = "dead end: this position can no longer be won"
 
@@ -78,6 +78,12 @@ FAIR_NODES = 300_000
 #: the budget's seconds are spent: that clock reads only the time taken by searches of worlds
 #: made from the view, so where it stops tells nothing about a hidden card).
 FAIR_SOLVE_MOVES = 400
+#: "Solve it for me" presses of Castles in Spain's fair player's game (`fair_play`), each of at
+#: most `FAIR_SOLVE_MOVES` moves: a game not ended by then is not won.
+FAIR_PRESSES = 10
+#: The search that ends that game once every card is in sight: positions only, so that the
+#: fair player's verdict is the same on a busy machine and an idle one.
+FAIR_END = Budget(max_nodes=2_000_000, max_seconds=None, max_mb=2048)
 #: A front end's words when the fair player played, where cards were hidden.
 FAIR_PLAYED = ("the fair player chose each move from what you could see, and cards turned "
                "only as play turned them")
@@ -145,6 +151,39 @@ def solve_for_me(state: State, budget: Budget, seen: Collection[State] = (),
     return Played(tuple(line) + rest.moves, "fair",
                   words + tail.get(rest.verdict, "; every card now in sight, no winning line "
                                                  "was found"))
+
+
+def fair_play(state: State, samples: int | None = None) -> Result:
+    """A whole game of the fair player, who sees only the cards in sight: ``solved`` if it
+    wins, else ``unknown`` (its loss proves nothing about the deal); its moves replay, each
+    counts as a node. The Calculation family's player samples ``samples`` stock orders a move
+    (`fair.play_out`). In Castles in Spain a player presses "solve it for me" until the game
+    ends (won, nothing more played, or every card in sight and the solver has had its say), at
+    most `FAIR_PRESSES` times, with `FAIR_END`. No clock bounds either, so that the verdict
+    does not hang on the machine's speed; a held signal stops it between two presses, as a
+    search's clock does."""
+    if isinstance(state, CalcState):
+        return play_out(state, FAIR_SAMPLES if samples is None else samples)
+    if samples is not None:
+        raise ValueError("only the Calculation family's fair player samples stock orders")
+    if not state.hides_cards:
+        raise ValueError("this game hides no card: it has no fair player")
+    start = time.perf_counter()
+    seen = [state]
+    moves: list[Move] = []
+    with signals_held():
+        for _ in range(FAIR_PRESSES):
+            stop_if_signalled()
+            played = solve_for_me(state, FAIR_END, seen)
+            for move in played.moves:
+                state = state.apply(move)
+                seen.append(state)
+            moves += played.moves
+            if state.won or not played.moves or not state.hides_cards:
+                break
+    return Result("solved" if state.won else "unknown", tuple(moves), len(moves),
+                  time.perf_counter() - start, 0,
+                  "the fair player won" if state.won else "the fair player lost")
 
 
 def _plan_or_hint(state: State, seen: Collection[State]) -> list[Move]:
