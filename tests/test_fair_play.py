@@ -30,6 +30,7 @@ from thirteen.game import Game, State, start_state
 from thirteen.moves import Move
 from thirteen.packer import PackerState
 from thirteen.session import auto_finish
+from thirteen.solver import services
 from thirteen.solver.build import ENV, default_dir, up_to_date
 from thirteen.variants import GAMES
 from thirteen.web import solving
@@ -182,6 +183,25 @@ def test_every_front_end_gets_the_same_fair_hint() -> None:
     answers = {solver.hint(game.state, budget, game.positions) for budget in budgets}
     assert len(answers) == 1
     assert "random guesses at the face-down cards" in answers.pop().message
+
+
+def test_the_fair_plan_is_the_one_that_wins_the_most_fresh_guesses() -> None:
+    """Where the guesses' winning lines give several plans (Castles in Spain 1 at its start),
+    each is played in fresh guesses, and the hint starts the one that leaves the most won."""
+    state = Game.new("castles-in-spain", 1).state
+    scores: dict[tuple[Move, ...], int] = {}
+    score = services._won_after
+
+    def noted(plan: tuple[Move, ...], guesses: list[PackerState], budget: solver.Budget) -> int:
+        scores[plan] = score(plan, guesses, budget)
+        return scores[plan]
+
+    with mock.patch.object(services, "_won_after", noted):
+        hinted = solver.hint(state)
+    assert len(scores) > 1 and hinted.move is not None
+    best = max(scores.values())
+    assert any(plan[0] == hinted.move for plan, won in scores.items() if won == best)
+    assert hinted.message.endswith(f"other guesses are won ({best})")
 
 
 def test_solve_plays_on_to_the_next_card_turned() -> None:

@@ -5,8 +5,8 @@ alone, so two deals that look the same get the same answer. Castles in Spain is 
 sampling: the face-down cards (the player knows which cards they are, not where) are put in
 canonical order and dealt at random among the face-down places by a generator seeded from the
 view, each sample is searched within a node budget (never a clock, whose answer would vary),
-and the first moves of the samples' winning lines vote. The Calculation family is hinted by the
-fair player. A hint never leads back to a position the game has already been in (``seen``), so
+and of the plans the samples' winning lines give, the one after which the most fresh samples
+are won is hinted. The Calculation family is hinted by the fair player. A hint never leads back to a position the game has already been in (``seen``), so
 following hints cannot loop.
 
 "Solve it for me" where cards are hidden is the fair player playing for the player on the real
@@ -21,7 +21,6 @@ import json
 import random
 import time
 import zlib
-from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -59,7 +58,7 @@ FIND_SECONDS: dict[str, float] = {"winnable": 3.0, "easy": 3.0, "medium": 5.0, "
 class Hint:
     """A suggested move (None when there is none) and what the search found from here:
     ``solved`` (the move starts a winning line), ``unsolvable`` (a dead end, proved),
-    ``unknown`` (no proof either way; the move is a heuristic's or a fair vote's)."""
+    ``unknown`` (no proof either way; the move is a heuristic's or a fair player's)."""
 
     move: Move | None
     verdict: str
@@ -262,36 +261,66 @@ def _fair_packer_hint(state: PackerState, seen: Collection[State]) -> Hint:
 
 def _fair_plan(state: PackerState, seen: Collection[State],
                samples: int = 8) -> tuple[list[Move], str]:
-    """Sample the face-down cards (see the module docstring): the unseen cards sorted, the
-    generator seeded from the view, so nothing here depends on where a hidden card lies. Each
-    sample gets its share of `FAIR_NODES` (a few megabytes of tables at most, under 256). The
-    plan is the voted first move and the rest of the first sample's winning line that starts
-    with it, up to the first move that turns a card (after which the sample's guesses are
-    wrong or beside the point); the plan and why, or no plan where no sample was won."""
-    places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
-    unseen = sorted(state.columns[i][k] for i, k in places)
+    """Sample the face-down cards (`_guesses`, seeded from the view, so nothing here depends on
+    where a hidden card lies). Each guess is searched with its share of `FAIR_NODES` (a few
+    megabytes of tables at most, under 256); its winning line, up to the first move that turns
+    a card (after which the guess is wrong or beside the point), is a plan. Where the guesses
+    give different plans, each is played in `samples` fresh guesses and the one after which
+    the most of them are won is chosen: a line may hang on where its own guess put a card, and
+    this is what chose well (docs/solver.md, *The fair plan*). The plan and why, or no plan
+    where no guess was won."""
     rng = random.Random(zlib.crc32(json.dumps(state.view(), sort_keys=True).encode()))
     per = Budget(max_nodes=max(1, FAIR_NODES // samples), max_seconds=None, max_mb=256)
-    lines: list[tuple[Move, ...]] = []
-    for _ in range(samples):
+    plans: dict[tuple[Move, ...], int] = {}  # each plan and how many guesses gave it
+    for world in _guesses(state, rng, samples):
+        result = solve(world, per, shorten=True)
+        if result.verdict == "solved" and (
+                plan := tuple(_until_a_card_turns(state, result.moves, seen))):
+            plans[plan] = plans.get(plan, 0) + 1
+    if not plans:
+        return [], ""
+    if len(plans) == 1:
+        [(plan, n)] = plans.items()
+        return list(plan), (f"it starts a winning line in {n} of {samples} random guesses at "
+                            "the face-down cards")
+    fresh = _guesses(state, rng, samples)
+    # scoring gets FAIR_NODES too, shared out: a hint costs at most twice FAIR_NODES
+    per = replace(per, max_nodes=max(1, FAIR_NODES // (len(plans) * samples)))
+    won = {plan: _won_after(plan, fresh, per) for plan in plans}
+    # A tie goes to the plan more guesses gave, then to the move generated first, never to
+    # the order of the guesses.
+    order = {m: i for i, m in enumerate(state.legal_moves())}
+    best = max(plans, key=lambda plan: (won[plan], plans[plan], -order.get(plan[0], 0)))
+    return list(best), (f"of {len(plans)} plans that won random guesses at the face-down "
+                        f"cards, it starts the one after which the most of {samples} other "
+                        f"guesses are won ({won[best]})")
+
+
+def _guesses(state: PackerState, rng: random.Random, n: int) -> list[PackerState]:
+    """``n`` random guesses at the face-down cards: the cards not in sight (which a player
+    knows), sorted, then dealt among the face-down places by ``rng``."""
+    places = [(i, k) for i, h in enumerate(state.hidden) for k in range(h)]
+    unseen = sorted(state.columns[i][k] for i, k in places)
+    worlds = []
+    for _ in range(n):
         rng.shuffle(unseen)
         cols = [list(c) for c in state.columns]
         for (i, k), card in zip(places, unseen, strict=True):
             cols[i][k] = card
-        world = replace(state, columns=tuple(tuple(c) for c in cols))
-        result = solve(world, per, shorten=True)
-        if result.verdict == "solved" and result.moves:
-            lines.append(result.moves)
-    votes = Counter(line[0] for line in lines)
-    # Most votes first; a tie goes to the move generated first, never to the order of samples.
-    order = {m: i for i, m in enumerate(state.legal_moves())}
-    for voted, n in sorted(votes.items(), key=lambda mv: (-mv[1], order.get(mv[0], 0))):
-        if _unseen(state, voted, seen):
-            line = next(line for line in lines if line[0] == voted)
-            return (_until_a_card_turns(state, line, seen),
-                    f"it starts a winning line in {n} of {samples} random guesses at the "
-                    "face-down cards")
-    return [], ""
+        worlds.append(replace(state, columns=tuple(tuple(c) for c in cols)))
+    return worlds
+
+
+def _won_after(plan: tuple[Move, ...], guesses: list[PackerState], budget: Budget) -> int:
+    """In how many ``guesses`` the position after ``plan`` is won within ``budget``. The plan's
+    moves touch only cards in sight but the last, which turns one, so they are legal in every
+    guess."""
+    won = 0
+    for world in guesses:
+        for move in plan:
+            world = world.apply(move)
+        won += solve(world, budget).verdict == "solved"
+    return won
 
 
 def _until_a_card_turns(state: PackerState, line: tuple[Move, ...],
