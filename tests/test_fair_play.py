@@ -201,7 +201,7 @@ def test_the_fair_plan_is_the_one_that_wins_the_most_fresh_guesses() -> None:
     assert len(scores) > 1 and hinted.move is not None
     best = max(scores.values())
     assert any(plan[0] == hinted.move for plan, won in scores.items() if won == best)
-    assert hinted.message.endswith(f"other guesses are won ({best})")
+    assert hinted.message.endswith(f"{best} of 8 other guesses are still won after it")
 
 
 def test_solve_plays_on_to_the_next_card_turned() -> None:

@@ -6,8 +6,8 @@ sampling: the face-down cards (the player knows which cards they are, not where)
 canonical order and dealt at random among the face-down places by a generator seeded from the
 view, each sample is searched within a node budget (never a clock, whose answer would vary),
 and of the plans the samples' winning lines give, the one after which the most fresh samples
-are won is hinted. The Calculation family is hinted by the fair player. A hint never leads back to a position the game has already been in (``seen``), so
-following hints cannot loop.
+are won is hinted. The Calculation family is hinted by the fair player. A hint never leads
+back to a position the game has already been in (``seen``), so following hints cannot loop.
 
 "Solve it for me" where cards are hidden is the fair player playing for the player on the real
 game (in Castles in Spain, a plan at a time: up to the next card turned): cards turn only as
@@ -291,9 +291,9 @@ def _fair_plan(state: PackerState, seen: Collection[State],
     # the order of the guesses.
     order = {m: i for i, m in enumerate(state.legal_moves())}
     best = max(plans, key=lambda plan: (won[plan], plans[plan], -order.get(plan[0], 0)))
-    return list(best), (f"of {len(plans)} plans that won random guesses at the face-down "
-                        f"cards, it starts the one after which the most of {samples} other "
-                        f"guesses are won ({won[best]})")
+    return list(best), (f"it starts the best of {len(plans)} plans from random guesses at the "
+                        f"face-down cards: {won[best]} of {samples} other guesses are still won "
+                        "after it")
 
 
 def _guesses(state: PackerState, rng: random.Random, n: int) -> list[PackerState]:
