@@ -287,8 +287,8 @@ def _fair_plan(state: PackerState, seen: Collection[State],
     # scoring gets FAIR_NODES too, shared out: a hint costs at most twice FAIR_NODES
     per = replace(per, max_nodes=max(1, FAIR_NODES // (len(plans) * samples)))
     won = {plan: _won_after(plan, fresh, per) for plan in plans}
-    # A tie goes to the plan more guesses gave, then to the move generated first, never to
-    # the order of the guesses.
+    # A tie goes to the plan more guesses gave, then to the move generated first, then to
+    # the plan of the guess drawn first (the guesses, too, are drawn from the view alone).
     order = {m: i for i, m in enumerate(state.legal_moves())}
     best = max(plans, key=lambda plan: (won[plan], plans[plan], -order.get(plan[0], 0)))
     return list(best), (f"it starts the best of {len(plans)} plans from random guesses at the "
