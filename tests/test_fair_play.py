@@ -234,26 +234,27 @@ def test_solve_says_what_solve_again_would_do() -> None:
 
 
 @mock.patch("thirteen.solver.services.FAIR_END", SMALL)
-def test_the_fair_players_game_reads_no_hidden_card() -> None:
+def test_the_fair_players_game_wins_and_reads_no_hidden_card() -> None:
     """A whole game of Castles in Spain's fair player, as a survey plays it for its fair figure:
-    on twin deals it makes the same moves until a card turns, and the same game every time (no
-    clock, whatever the machine)."""
-    a = Game.new("castles-in-spain", 14)  # a short game, and its twin's too
+    deal 8 is won and the game replays to the win. From its position after 65 moves, and from a
+    twin with the cards still face down elsewhere, the player makes the same moves (14 of them)
+    until a card turns that tells the twins apart; and it plays the same game every time (no
+    clock)."""
+    game = Game.new("castles-in-spain", 8)
+    won = solver.fair_play(game.state)
+    game.push_line(won.moves)
+    assert won.verdict == "solved" and game.state.won
+    a = Game.new("castles-in-spain", 8)
+    a.push_line(won.moves[:65])
     layout = hidden_layout(a.start.to_layout(), a.state, random.Random(1))
-    assert layout is not None
-    b = start_state(a.variant, layout)
-    game_a, game_b = solver.fair_play(a.state), solver.fair_play(b)
-    assert alike_until_apart(a.state, b, game_a.moves, game_b.moves, same_length=False) > 0
+    assert a.state.hides_cards and layout is not None
+    b = Game(start_state(a.variant, layout), None, list(a.moves))
+    game_a, game_b = solver.fair_play(a.state), solver.fair_play(b.state)
+    assert game_a.moves != game_b.moves  # the twins part...
+    # ...only once a card tells them apart, and not at the first move
+    assert alike_until_apart(a.state, b.state, game_a.moves, game_b.moves, same_length=False) > 1
     again = solver.fair_play(a.state)
     assert (again.verdict, again.moves) == (game_a.verdict, game_a.moves)
-
-
-@mock.patch("thirteen.solver.services.FAIR_END", SMALL)
-def test_the_fair_players_won_game_replays_to_a_win() -> None:
-    game = Game.new("castles-in-spain", 2)
-    result = solver.fair_play(game.state)
-    game.push_line(result.moves)
-    assert result.verdict == "solved" and game.state.won
 
 
 def test_only_games_that_hide_cards_have_a_fair_player() -> None:
