@@ -16,6 +16,7 @@ upper bound. Seconds are CPU seconds of this process (the machine may be shared)
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -56,7 +57,18 @@ def press_solve(state: State, times: list[float]) -> bool:
     return result.verdict == "solved"
 
 
-def fair_games(states: list[State], samples: str) -> tuple[set[int], set[int]]:
+def sample_counts(text: str) -> list[int]:
+    """``--samples``: sampled stock orders a move, one or more, each 0 or more."""
+    try:
+        counts = [int(s) for s in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of sample counts like 0,16,64")
+    return counts
+
+
+def fair_games(states: list[State], samples: list[int]) -> tuple[set[int], set[int]]:
     """Play every deal fairly, printing a line per player; the deals any player won, and those
     the last one won."""
     n = len(states)
@@ -69,7 +81,7 @@ def fair_games(states: list[State], samples: str) -> tuple[set[int], set[int]]:
         return won, won
     fair_won: set[int] = set()
     last: set[int] = set()
-    for count in (int(s) for s in samples.split(",")):
+    for count in samples:
         times = []
         last = {i for i, s in enumerate(calc) if play(s, count, times)}
         fair_won |= last
@@ -81,7 +93,8 @@ def fair_games(states: list[State], samples: str) -> tuple[set[int], set[int]]:
 
 def main() -> None:
     parser = deal_range.parser(__doc__)
-    parser.add_argument("--samples", help="the Calculation family only (default 64)")
+    parser.add_argument("--samples", type=sample_counts,
+                        help="the Calculation family only (default 64)")
     parser.add_argument("--thoughtful-nodes", type=int, default=0)
     args = parser.parse_args()
     states = deal_range.start_states(args)
@@ -91,7 +104,7 @@ def main() -> None:
         parser.error(f"{args.game} hides no card: it has no fair player")
     if args.samples is not None and not isinstance(states[0], CalcState):
         parser.error("--samples is for the Calculation family, whose fair player samples")
-    args.samples = args.samples or "64"
+    args.samples = args.samples or [64]
     n = len(states)
     print(f"{args.game} deals {args.first}-{args.last}, {running()}", flush=True)
     fair_won, last = fair_games(states, args.samples)
