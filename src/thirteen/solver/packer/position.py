@@ -133,7 +133,9 @@ class Position:
             return target if self.home[r - 1] == 4 else NOWHERE  # S3
         fh = self.fh
         if self.build == "rank":
-            return target if min(fh[0], fh[1], fh[2], fh[3]) >= r - 2 else NOWHERE  # S1
+            # S1 (min of two and two: mypyc compiles a min of two native ints inline, and
+            # calls Python's builtin for more)
+            return target if min(min(fh[0], fh[1]), min(fh[2], fh[3])) >= r - 2 else NOWHERE
         red = (card & 3) >= 2  # S2: alternate colours
         same = (2, 3) if red else (0, 1)
         opp = (0, 1) if red else (2, 3)
@@ -248,7 +250,7 @@ class Position:
             return
         col = self.cols[ci]
         base = len(col)
-        low = self.lowest[col[-1]] if base else 0xFFFF
+        low: i64 = self.lowest[col[-1]] if base else 0xFFFF  # native: an `int` here is boxed
         trapped = self.trapped
         kings_space = self.space == "kings"
         for k in range(len(cards)):
