@@ -19,7 +19,7 @@ from thirteen.calculation import CalcState
 from thirteen.game import new_state
 from thirteen.moves import Move
 from thirteen.solver import Budget, fair_play, solve
-from thirteen.solver.common import Clock
+from thirteen.solver.clock import Clock
 
 
 def _in_fresh_interpreter(build: Path, code: str) -> subprocess.CompletedProcess[str]:
@@ -66,7 +66,7 @@ import json
 from thirteen.deal import Layout, deal
 from thirteen.game import start_state
 from thirteen.solver import Budget, fair_play, solve
-from thirteen.solver.common import Clock
+from thirteen.solver.clock import Clock
 from thirteen.solver.relaxed import Counted, Relaxed, fits
 from thirteen.variants import get_variant
 out = []
@@ -168,10 +168,11 @@ def test_a_signal_during_a_search_waits_for_the_clocks_check(
         monkeypatch: pytest.MonkeyPatch, sig: signal.Signals) -> None:
     """A signal during a search is held until the clock's next check stops the search; then it
     goes to the handler it was meant for, and the handlers are as they were."""
+    from thirteen.solver import clock as clock_module
     from thirteen.solver import common
 
     seen: list[int] = []
-    original = common.Clock.check
+    original = clock_module.Clock.check
 
     def check(clock: Clock, held: int) -> None:
         if clock.nodes <= clock.every:
@@ -179,7 +180,7 @@ def test_a_signal_during_a_search_waits_for_the_clocks_check(
             assert not seen  # held: the search's handler only noted it
         original(clock, held)
 
-    monkeypatch.setattr(common.Clock, "check", check)
+    monkeypatch.setattr(clock_module.Clock, "check", check)
     previous = signal.signal(sig, lambda signum, frame: seen.append(signum))
     try:
         state = new_state("bakers-dozen", 47187)
@@ -188,7 +189,7 @@ def test_a_signal_during_a_search_waits_for_the_clocks_check(
         assert seen == [sig]
         assert signal.getsignal(sig) is not common._note
         seen.clear()
-        monkeypatch.setattr(common.Clock, "check", original)
+        monkeypatch.setattr(clock_module.Clock, "check", original)
         assert solve(state, Budget(max_nodes=2_000, max_seconds=600.0)).verdict == "unknown"
         assert not seen
     finally:

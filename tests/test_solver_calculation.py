@@ -24,7 +24,7 @@ from thirteen.solver.calculation import (
     _to_move,
     search_moves,
 )
-from thirteen.solver.common import Clock
+from thirteen.solver.clock import Clock
 from thirteen.solver.schedule_model import FIRST_RUN, NODES_PER_DETERMINISTIC_SECOND, decide
 from thirteen.variants import GAMES
 

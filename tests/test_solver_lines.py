@@ -16,7 +16,8 @@ from thirteen.deal import deal
 from thirteen.game import new_state, start_state
 from thirteen.packer import PackerState
 from thirteen.solver import Budget, solve
-from thirteen.solver.common import Clock, checked_result
+from thirteen.solver.clock import Clock
+from thirteen.solver.common import checked_result
 from thirteen.variants import GAMES, get_variant
 
 

@@ -19,7 +19,8 @@ from thirteen.game import State, new_state, start_state
 from thirteen.moves import Move
 from thirteen.packer import PackerState
 from thirteen.solver import Budget, solve
-from thirteen.solver.common import Clock, Verdict, checked_result
+from thirteen.solver.clock import Clock
+from thirteen.solver.common import Verdict, checked_result
 from thirteen.solver.packer import IMove, Split
 from thirteen.variants import GAMES, Variant, get_variant
 

@@ -16,7 +16,7 @@ from thirteen.game import new_state
 from thirteen.moves import Move, Place
 from thirteen.solver import Budget, solve
 from thirteen.solver.calculation import _Calc, _CalcSearch
-from thirteen.solver.common import Clock
+from thirteen.solver.clock import Clock
 from thirteen.solver.unwind import Unwind
 from thirteen.variants import GAMES
 

@@ -1,5 +1,6 @@
 """The compiled solver: `thirteen compile-solver` builds the modules of `MODULES` with mypyc,
-as one group, so that calls between them stay native: ``solver/packer/`` (the packer search),
+as one group, so that calls between them stay native: ``solver/clock.py`` (the clock every
+search counts its positions on), ``solver/packer/`` (the packer search),
 ``solver/relaxed.py`` (its relaxed game, rule D4), ``solver/calculation.py`` (the Calculation
 family's search), ``solver/unwind.py`` (its unwinding game, rule R1) and ``solver/fair.py``
 (its fair player).
@@ -29,7 +30,7 @@ from pathlib import Path
 
 ENV = "THIRTEEN_COMPILED_SOLVER"
 # The compiled modules of `thirteen.solver`; a package stands for every module in it.
-MODULES = ("packer", "calculation", "relaxed", "unwind", "fair")
+MODULES = ("clock", "packer", "calculation", "relaxed", "unwind", "fair")
 HERE = Path(__file__).parent
 
 

@@ -21,9 +21,9 @@ from dataclasses import replace
 from ..calculation import CalcState
 from ..moves import Move, Place
 from ..variants import Variant
+from .clock import Clock
 from .common import (
     Budget,
-    Clock,
     OutOfBudget,
     Result,
     checked_result,

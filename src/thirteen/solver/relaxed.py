@@ -24,7 +24,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from ..packer import PackerState
-from .common import Clock, key_bytes, table_bytes
+from .clock import Clock
+from .common import key_bytes, table_bytes
 
 # At most this many new counted positions to answer one question of a search (`Counted.ask`):
 # the counted game can take a million positions to find a win (Baker's Dozen 766), and only

@@ -10,7 +10,8 @@ from collections.abc import Hashable, Iterator
 
 from ...moves import Move, Place
 from ...packer import PackerState
-from ..common import Budget, Clock, OutOfBudget, Result, table_bytes
+from ..clock import Clock
+from ..common import Budget, OutOfBudget, Result, table_bytes
 from .encoding import FOUNDATION, IMove, entry, unpack
 from .search import _Search
 from .tuning import ENGINE_KEY_BYTES

@@ -13,7 +13,8 @@ from librt.vecs import append, pop, vec
 from mypy_extensions import i64, u8
 
 from ...packer import PackerState
-from ..common import Budget, Clock
+from ..clock import Clock
+from ..common import Budget
 from .encoding import (
     BOTTOM,
     FOUNDATION,

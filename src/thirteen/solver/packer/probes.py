@@ -12,7 +12,8 @@ from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from ...packer import PackerState
-from ..common import Budget, Clock, Verdict, table_bytes
+from ..clock import Clock
+from ..common import Budget, Verdict, table_bytes
 from ..relaxed import Counted
 from .encoding import MOVE_BITS, MOVE_MASK, IMove, Snapshot, unpack
 from .search import _Search

@@ -8,7 +8,8 @@ from librt.vecs import append, pop, vec
 from mypy_extensions import i64
 
 from ...packer import PackerState
-from ..common import Budget, Clock, Verdict, table_bytes
+from ..clock import Clock
+from ..common import Budget, Verdict, table_bytes
 from ..relaxed import Counted, fits
 from .encoding import MOVE_MASK, IMove, Snapshot, unpack
 from .probes import replay
