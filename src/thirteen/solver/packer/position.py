@@ -251,7 +251,8 @@ class Position:
             return
         col = self.cols[ci]
         base = len(col)
-        low: i64 = self.lowest[col[-1]] if base else 0xFFFF  # native: an `int` here is boxed
+        # i64 said: inferred, the literal made it an `int`, whose `&` went through Python
+        low: i64 = self.lowest[col[-1]] if base else 0xFFFF
         trapped = self.trapped
         kings_space = self.space == "kings"
         for k in range(len(cards)):
