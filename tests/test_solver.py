@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,8 @@ from thirteen.solver import (
     hint,
     solve,
 )
+from thirteen.solver.clock import Clock
+from thirteen.solver.common import OutOfBudget
 from thirteen.solver.packer import luby
 from thirteen.solver.services import EASY_NODES, MEDIUM_NODES
 from thirteen.variants import GAMES, Variant, get_variant
@@ -104,6 +108,28 @@ def test_budget_gives_unknown() -> None:
     assert difficulty(result) == "unknown"
     tiny = solve(state, Budget(max_nodes=None, max_seconds=5.0, max_mb=0))
     assert tiny.verdict == "unknown" and "memory" in tiny.reason
+
+
+def test_a_budgets_seconds_are_the_searching_threads_cpu_seconds() -> None:
+    """A search that waits (for a core on a busy machine, for the lock another thread holds)
+    spends none of its seconds, so it gives the answer it gives on an idle machine; another
+    thread's work is not its own (a survey's searches may share a process)."""
+    clock = Clock(Budget(max_nodes=None, max_seconds=0.2))
+    other = threading.Thread(target=_spin, args=(0.4,))
+    other.start()
+    time.sleep(0.4)  # the wall clock and the process's CPU clock run; this thread's does not
+    other.join()
+    clock.check(0)
+    assert clock.elapsed() < 0.1
+    _spin(0.3)
+    with pytest.raises(OutOfBudget, match="time budget of 0.2 s spent"):
+        clock.check(0)
+
+
+def _spin(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
 
 
 def test_out_of_memory_the_proof_is_given_up_and_a_line_still_found() -> None:

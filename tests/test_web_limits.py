@@ -189,7 +189,6 @@ def test_solver_processes_count_a_budgets_seconds_in_cpu_time() -> None:
     _run(main)
     (pid, first), (again, second) = seen
     assert pid == again and 0 <= second - first < 0.25
-    assert now() == pytest.approx(time.perf_counter(), abs=0.05)  # the server's own: wall time
 
 
 def test_a_job_past_the_run_limit_is_stopped_and_answered_busy() -> None:

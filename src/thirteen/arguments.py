@@ -109,7 +109,8 @@ def budget_args(p: argparse.ArgumentParser, default: Budget, *, per_deal: bool =
     each = " per deal" if per_deal else ""
     p.add_argument("--max-seconds", type=_or_none(positive_seconds),
                    default=default.max_seconds,
-                   help=f"time budget{each}, or none (default: %(default)g)")
+                   help=f"time budget{each} in CPU seconds of the search, or none "
+                        "(default: %(default)g)")
     if time_only:
         return
     nodes = "%(default)s" if default.max_nodes else "no limit"

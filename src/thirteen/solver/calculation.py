@@ -14,7 +14,6 @@ The fair player, who does not know the stock order, is `solver/fair.py`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Generator
 from dataclasses import replace
 
@@ -28,6 +27,7 @@ from .common import (
     Result,
     checked_result,
     key_bytes,
+    now,
     table_bytes,
 )
 from .unwind import NEVER, Unwind, blocked
@@ -547,9 +547,9 @@ def search_calculation(state: CalcState, budget: Budget) -> Result:
         return first
     from .schedule_model import decide  # CP-SAT takes 0.6 s to import: only when needed
 
-    start = time.perf_counter()
+    start = now()
     answer = decide(state, seconds, nodes)
-    spent = first.seconds + time.perf_counter() - start
+    spent = first.seconds + now() - start
     if answer.verdict == "unknown":
         return Result("unknown", (), first.nodes + answer.nodes, spent, first.peak_states,
                       "budget spent by the scheduling model")

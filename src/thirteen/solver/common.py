@@ -8,7 +8,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
@@ -49,7 +49,8 @@ def table_bytes(table: set[Any], key_size: int, adds: int) -> int:
 
 @dataclass(frozen=True)
 class Budget:
-    """Limits of one search; None means no limit of that kind."""
+    """Limits of one search; None means no limit of that kind. Seconds are the searching
+    thread's CPU seconds (`now`)."""
 
     max_nodes: int | None = 2_000_000
     max_seconds: float | None = 60.0
@@ -126,20 +127,12 @@ class Held(Protocol):
     def held(self) -> int: ...
 
 
-_timer: Callable[[], float] = time.perf_counter
-
-
-def count_cpu_time() -> None:
-    """Make the budgets of this process's searches count the searching thread's CPU seconds,
-    not the wall clock's: a server's solver process runs at the lowest priority beside other
-    work, and what it answers must not depend on how busy the machine is."""
-    global _timer
-    _timer = time.thread_time
-
-
 def now() -> float:
-    """The clock that budgets' seconds are counted on (wall-clock, unless `count_cpu_time`)."""
-    return _timer()
+    """The clock that budgets' seconds and results' seconds are counted on: the CPU time of the
+    thread that calls it, the searching thread. A search that waits for a core (a busy machine,
+    a server's solver process at the lowest priority, a survey beside other work) then gives
+    the same answer as on an idle machine, only later."""
+    return time.thread_time()
 
 
 _pause_lock = threading.Lock()

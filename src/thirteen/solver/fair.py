@@ -13,13 +13,12 @@ games, so everything works on ranks. See docs/solver.md, "Fair player".
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 from ..calculation import CalcState
 from ..cards import rank_name
 from ..moves import Move, Place
-from .common import Result, signals_held, stop_if_signalled
+from .common import Result, now, signals_held, stop_if_signalled
 
 #: Sampled stock orders per move in surveys and `play_out` (docs/solver.md, "Fair player").
 FAIR_SAMPLES = 256
@@ -293,7 +292,7 @@ def play_out(state: CalcState, samples: int = FAIR_SAMPLES) -> Result:
     each counts as a node. No budget: a game is one pass through the stock, and its verdict
     must not hang on the machine's speed. A held signal (`signals_held`) stops it between
     two moves, as a search's clock does."""
-    start = time.perf_counter()
+    start = now()
     s = state
     moves: list[Move] = []
     with signals_held():
@@ -302,8 +301,8 @@ def play_out(state: CalcState, samples: int = FAIR_SAMPLES) -> Result:
             m = fair_move(s, samples)
             if m is None:
                 return Result("unknown", tuple(moves), len(moves),
-                              time.perf_counter() - start, 0, "the fair player lost")
+                              now() - start, 0, "the fair player lost")
             s = s.apply(m)
             moves.append(m)
-    return Result("solved", tuple(moves), len(moves), time.perf_counter() - start, 0,
+    return Result("solved", tuple(moves), len(moves), now() - start, 0,
                   "the fair player won")

@@ -16,14 +16,13 @@ placements and before the next one. The cards already in the waste were placed b
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from ..calculation import CalcState
 from ..moves import Move, Place
-from .common import Verdict
+from .common import Verdict, now
 
 #: One deterministic second of CP-SAT (its own measure of work, the same on any machine)
 #: counts as this many positions of the node budget: about what the move search of
@@ -199,8 +198,10 @@ def _solver() -> cp_model.CpSolver:
 
 def decide(state: CalcState, seconds: float | None, nodes: int | None,
            seed: int = 1, first_run: float = FIRST_RUN) -> Decision:
-    """Solve the model of ``state`` within ``seconds`` of wall time and ``nodes`` positions
-    (`NODES_PER_DETERMINISTIC_SECOND`).
+    """Solve the model of ``state`` within ``seconds`` (CPU seconds, `now`: CP-SAT runs in
+    this thread) and ``nodes`` positions (`NODES_PER_DETERMINISTIC_SECOND`). CP-SAT's own
+    limit is its wall clock, so a run on a busy machine may end before its CPU seconds are
+    spent; the node budget is what makes the answer the same on every machine.
 
     Why restarts: on the hardest deals CP-SAT's work is heavy-tailed in its random seed (a
     deal one seed decides in 1.7 deterministic seconds another leaves unknown after 200), so
@@ -212,7 +213,7 @@ def decide(state: CalcState, seconds: float | None, nodes: int | None,
     if not model.feasible:  # a card no foundation takes, or a rank short of copies
         return Decision("unsolvable", (), 0)
     solver = _solver()
-    deadline = None if seconds is None else time.monotonic() + seconds
+    deadline = None if seconds is None else now() + seconds
     budget = None if nodes is None else nodes / NODES_PER_DETERMINISTIC_SECOND
     work, run = 0.0, first_run
     while True:
@@ -220,7 +221,7 @@ def decide(state: CalcState, seconds: float | None, nodes: int | None,
         solver.parameters.max_deterministic_time = run if budget is None else min(
             run, max(budget - work, 0.0))
         if deadline is not None:
-            solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.0)
+            solver.parameters.max_time_in_seconds = max(deadline - now(), 0.0)
         status = solver.solve(model.m)
         work += solver.response_proto.deterministic_time
         spent = round(work * NODES_PER_DETERMINISTIC_SECOND)
@@ -229,6 +230,6 @@ def decide(state: CalcState, seconds: float | None, nodes: int | None,
         if status == cp_model.INFEASIBLE:
             return Decision("unsolvable", (), spent)
         if (status != cp_model.UNKNOWN or (budget is not None and budget - work < MIN_RUN)
-                or (deadline is not None and time.monotonic() >= deadline)):
+                or (deadline is not None and now() >= deadline)):
             return Decision("unknown", (), spent)
         seed, run = seed + 1, run * GROWTH

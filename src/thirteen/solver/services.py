@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import zlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
@@ -167,7 +166,7 @@ def fair_play(state: State, samples: int | None = None) -> Result:
         raise ValueError("only the Calculation family's fair player samples stock orders")
     if not state.hides_cards:
         raise ValueError("this game hides no card: it has no fair player")
-    start = time.perf_counter()
+    start = now()
     seen = [state]
     moves: list[Move] = []
     with signals_held():
@@ -181,7 +180,7 @@ def fair_play(state: State, samples: int | None = None) -> Result:
             if state.won or not played.moves or not state.hides_cards:
                 break
     return Result("solved" if state.won else "unknown", tuple(moves), len(moves),
-                  time.perf_counter() - start, 0,
+                  now() - start, 0,
                   "the fair player won" if state.won else "the fair player lost")
 
 
@@ -362,22 +361,22 @@ def find_deal(variant: Variant, wanted: Wanted, draw: Callable[[], int],
     None) when none was found in time. Front ends ask this only for games and options the
     survey data do not grade (`thirteen.grades` serves the others at once), with the fixed
     counts `EASY_NODES` and `MEDIUM_NODES`, since without data there is no distribution to be
-    relative to. The rating counts nodes, so it does not depend on how
-    busy the machine is; the time only bounds the wait. Cards hidden from the player are
+    relative to. The rating counts nodes, so it does not depend on how busy the machine is;
+    the time (CPU seconds, `now`) only bounds the work. Cards hidden from the player are
     searched as known (the rating is of the deal, and says nothing about where a face-down
     card lies)."""
-    end = time.monotonic() + (FIND_SECONDS[wanted] if seconds is None else seconds)
+    end = now() + (FIND_SECONDS[wanted] if seconds is None else seconds)
     while True:
         number = int(draw())
         state = start_state(variant, deal(variant, number))
-        left = max(0.05, end - time.monotonic())
+        left = max(0.05, end - now())
         if wanted == "winnable":
             left = min(left, 0.5)  # many quick tries beat one long one here
         rated = difficulty(solve(state, Budget(max_nodes=_WANT_NODES[wanted],
                                                 max_seconds=left, max_mb=256)))
         if rated == wanted or (wanted == "winnable" and rated in ("easy", "medium", "hard")):
             return number, rated
-        if time.monotonic() >= end:
+        if now() >= end:
             return number, None
 
 

@@ -23,8 +23,6 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_process
 
-from ..solver.common import count_cpu_time
-
 log = logging.getLogger("thirteen.web")
 
 T = TypeVar("T")
@@ -58,14 +56,13 @@ _worker_ready = False
 
 def _in_worker(fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` in a worker process, lowering the process's priority on its first job.
-    From then on its searches' budgets count their own CPU time: at the lowest priority a
-    search may wait for a core, and its answer (a solve that "gave up", a verdict kept for the
-    position) must not depend on that wait."""
+    Its searches' budgets count their own CPU time (`solver.common.now`): at the lowest
+    priority a search may wait for a core, and its answer (a solve that "gave up", a verdict
+    kept for the position) does not depend on that wait."""
     global _worker_ready
     if not _worker_ready:
         _worker_ready = True
         lower_priority()
-        count_cpu_time()
     return fn(*args)
 
 

@@ -2,8 +2,8 @@
 budgets small enough for a page that waits, and with a solver failure logged and answered by
 a plain legal move or a random deal instead of taking the page down. Each runs in a worker
 process (`fair`), so its arguments and answers are plain picklable values, and its seconds are
-the search's own CPU seconds there (`count_cpu_time`): a verdict or a solve is the same on a
-busy server as on an idle one.
+the search's own CPU seconds there (as everywhere, `solver.common.now`): a verdict or a solve
+is the same on a busy server as on an idle one.
 
 Hidden information: a verdict on the whole position is only computed when nothing in it is
 hidden from the player (a verdict on a position with face-down cards or an unknown stock
