@@ -79,7 +79,7 @@ class Counted:
         # a space takes a king (Portuguese): a column with no unmoved card may bear a run of
         # tokens from a king down, as if on a card of rank 14, and a lone card may move
         self.kings = state.variant.space == "kings"
-        self.start = self.encode(bytes(self.heights + [len(col) for col in self.cols]), 4, 1)
+        self.start = self.encode(vec[i64](self.heights + [len(col) for col in self.cols]))
         self.clock = clock
         self.key_size: i64 = key_bytes(self.units[-1] << self.width)  # above every key
         self.won: set[int] = set()
@@ -94,12 +94,13 @@ class Counted:
         self.scratch_bases = vec[i64]([0] * 15)
         self.room = Room()
 
-    def encode(self, counts: bytes | bytearray, first: i64, step: i64) -> int:
-        """The key of a counted position given as bytes: the four pile heights, then column
-        ``i``'s unmoved cards at ``first + step * i``."""
-        key = counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12
+    def encode(self, counts: vec[i64]) -> int:
+        """The key of a counted position: ``counts`` holds the four pile heights, then each
+        column's unmoved cards. (A native vector: items of `bytes` or `bytearray` would each
+        be a Python object here, asked for at every move of a search.)"""
+        key: int = counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12
         for i in range(self.ncols):
-            key += counts[first + step * i] * self.units[i]
+            key += counts[4 + i] * self.units[i]
         return key
 
     def held(self) -> int:
@@ -275,6 +276,7 @@ class Relaxed:
         # and how many columns have each top rank
         self.tops = vec[i64]([0] * counted.ncols)
         self.on_rank = vec[i64]([0] * 15)
+        self.counts = vec[i64]([0] * (4 + counted.ncols))  # `_expand`'s counted position
 
     def table(self) -> int:
         """The memory this search's own table holds until the clock's next check."""
@@ -329,14 +331,18 @@ class Relaxed:
         key = whole.to_bytes(self.size, "little")  # read a byte a field
         tops = self.tops
         on_rank = self.on_rank
+        counts = self.counts
         cols = counted.cols
         for r in range(15):
             on_rank[r] = 0
+        for s in range(4):
+            counts[s] = key[s]
         for i in range(counted.ncols):
             base = self._base(key, i)
             tops[i] = base - key[5 + 4 * i] if base else 0  # 14: a space (a king fills it)
             on_rank[tops[i]] += 1
-        ckey = counted.encode(key, 4, 4)  # its counted position
+            counts[4 + i] = key[4 + 4 * i]
+        ckey = counted.encode(counts)  # its counted position
         homes: list[int] = []
         for i in range(counted.ncols):
             r = tops[i]

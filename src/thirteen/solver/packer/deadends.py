@@ -24,6 +24,7 @@ class DeadEnds(Ordering):
         super().__init__(state, budget, probe)
         self._tz = vec[i64]([0] * 60)  # `dead`'s scratch: the cards of T
         self._ceil = vec[i64]([-1] * self.ncols)  # `dead`'s scratch: the top of T by column
+        self._counts = vec[i64]([0] * (4 + self.ncols))  # `hopeless`'s scratch: its counts
         # Rule D3 (`stuck`): per set of home cards (four heights), the suitless positions
         # known to uncover no card that could go home and those known to uncover one, and
         # the memory they hold (estimated, `STUCK_SLOT_BYTES`).
@@ -31,7 +32,7 @@ class DeadEnds(Ordering):
         self.stuck_bytes: i64 = 0
         self.stuck_nodes: i64 = 0  # the positions its searches took
         # D3 reads ranks only: building by rank, no space or one only a king fills
-        self.stuck_on = self.dead_check and self.build == "rank" and not probe
+        self.stuck_on = self.dead_check and self.by_rank and not probe
         # Rule D4 (`hopeless`): the deal's counted game, shared by its searches (`schedule`)
         self.counted: Counted | None = None
 
@@ -195,7 +196,7 @@ class DeadEnds(Ordering):
         if counted is None:
             return False
         cols = self.cols
-        counts = bytearray(4 + self.ncols)
+        counts = self._counts
         for s in range(4):
             counts[s] = self.fh[s]
         for ci in range(self.ncols):
@@ -210,7 +211,7 @@ class DeadEnds(Ordering):
             if k and counted.place[col[0]] != ci * 256:
                 k = 0  # a king that moved into a space lies at the bottom: the whole run moved
             counts[4 + ci] = k
-        key = counted.encode(counts, 4, 1)
+        key = counted.encode(counts)
         known = counted.known(key)
         if known >= 0:
             return known == 0

@@ -61,7 +61,7 @@ class Position:
         self.rank_found = v.foundations == "rank" and not v.kings_down
         self.sequences = v.move_sequences
         self.space = v.space
-        self.build = v.build
+        self.by_rank = v.build == "rank"  # a bool: `safe_home` asks at every move
         enc = coder(self.rank_found, v.build)
         self.cols = vec[bytes]([bytes(enc(c.rank, c.suit) for c in col) for col in state.columns])
         self.hid = vec[i64](list(state.hidden) if v.move_sequences else [0] * self.ncols)
@@ -133,7 +133,7 @@ class Position:
         if self.rank_found:
             return target if self.home[r - 1] == 4 else NOWHERE  # S3
         fh = self.fh
-        if self.build == "rank":
+        if self.by_rank:
             # S1 (min of two and two: mypyc compiles a min of two native ints inline, and
             # calls Python's builtin for more)
             return target if min(min(fh[0], fh[1]), min(fh[2], fh[3])) >= r - 2 else NOWHERE
