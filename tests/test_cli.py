@@ -90,7 +90,7 @@ def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:
     assert r.returncode == 0 and r.stderr == ""
     number = r.stdout.split("#", 1)[1].split(".", 1)[0]
     rated = run("solve", "bakers-dozen", number, "--max-nodes", "1000")
-    assert "difficulty easy" in rated.stdout
+    assert "difficulty easy" in rated.stdout and ": solved (found by " in rated.stdout
 
 
 def test_check_reports_won_lost_in_play_and_the_first_illegal_move(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ def test_probe_solutions_replay_to_a_win(game: str) -> None:
         except OutOfBudget:
             continue
         if pv is not None and pv[0] == "solved":
+            assert pv[2] == "found by a probe"
             moves = to_engine_moves(state, pv[1])
             assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
             wins += 1
@@ -51,10 +52,12 @@ PACKERS = [name for name in GAMES if isinstance(new_state(get_variant(name), 1),
 
 
 
-def assert_finds_a_win(game: str, search: Callable[[PackerState, Clock, int, int], Line]) -> None:
+def assert_finds_a_win(game: str, search: Callable[[PackerState, Clock, int, int], Line],
+                       finder: str) -> None:
     """``search(state, clock, seed, stop)`` solves one of deals 4, 5 and 7 of ``game``
     within 60,000 positions, with a line (moves home included) that replays through the
-    engine to a win; until it does, it stops near the positions it is given."""
+    engine to a win, its reason naming the part that found it (``finder``); until it does,
+    it stops near the positions it is given."""
     from thirteen.solver.packer import to_engine_moves
     from thirteen.solver.packer.tuning import PLAYOUT_MOVES
 
@@ -64,7 +67,7 @@ def assert_finds_a_win(game: str, search: Callable[[PackerState, Clock, int, int
         clock = Clock(Budget())
         found = search(state, clock, number, 60_000)
         if found is not None:
-            assert found[0] == "solved"
+            assert found[0] == "solved" and found[2].startswith(finder)
             moves = to_engine_moves(state, found[1])
             assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
             return
@@ -78,7 +81,7 @@ def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
     from thirteen.solver.packer import beam
 
     assert_finds_a_win(game, lambda state, clock, seed, stop: beam(
-        state, Budget(), clock, 100, seed, stop))
+        state, Budget(), clock, 100, seed, stop), "found by a beam 100 wide")
     clock = Clock(Budget())
     assert beam(new_state(get_variant(game), 2), Budget(), clock, 1000, 1, 600) is None
     assert 600 <= clock.nodes < 600 + clock.every
@@ -124,7 +127,7 @@ def test_nested_rollouts_find_wins_and_stop_when_told(game: str) -> None:
     from thirteen.solver.packer.tuning import PLAYOUT_MOVES
 
     assert_finds_a_win(game, lambda state, clock, seed, stop: nested(
-        state, Budget(), clock, seed, stop))
+        state, Budget(), clock, seed, stop), "found by a nested rollout")
     state = new_state(get_variant("good-measure"), 3)
     assert isinstance(state, PackerState)
     clock = Clock(Budget())

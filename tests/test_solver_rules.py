@@ -263,6 +263,7 @@ def test_the_frontier_search_finds_a_line_from_every_backward_deal(game: str, se
     assert isinstance(state, PackerState)
     _, found = run_split(state, Budget(max_nodes=200_000, max_seconds=60.0))
     assert found is not None, format_board(state.to_layout())
+    assert found[2] == "found by the frontier search"
     moves = to_engine_moves(state, found[1])
     assert checked_result(state, "solved", moves, 0, 0.0, 0).verdict == "solved"
 

@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS survey (
     seconds REAL NOT NULL,
     length INTEGER,                  -- moves in the solution, shortened (NULL unless solved)
     peak_states INTEGER,
-    reason TEXT,                     -- why unknown (which budget ran out)
+    reason TEXT,                     -- which budget ran out, or what proved or found it
     solver_version TEXT NOT NULL,
     max_seconds REAL,                -- the budget this deal was solved with
     max_nodes INTEGER,

@@ -7,6 +7,7 @@ only ever find lines; the portfolio (`schedule`) gives them their share.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from librt.vecs import append, vec
 from mypy_extensions import i64
@@ -18,6 +19,8 @@ from ..relaxed import Counted
 from .encoding import MOVE_BITS, MOVE_MASK, IMove, Snapshot, unpack
 from .search import _Search
 from .tuning import BEAM_NOISE, BEAM_POSITION_BYTES, PLAYOUT_MOVES, PROBE_NOISE, WIN
+
+NESTED_FOUND: Final = "found by a nested rollout"  # `Result.reason` of its lines
 
 
 def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int,
@@ -49,7 +52,8 @@ def beam(state: PackerState, budget: Budget, clock: Clock, width: int, seed: int
                 s.trail = append(s.trail, s.do(m))
                 s.auto()
                 if s.won():
-                    return "solved", replay(state, budget, _chain(layers, idx, m)), ""
+                    return ("solved", replay(state, budget, _chain(layers, idx, m)),
+                            f"found by a beam {width} wide")
                 k = s.key()
                 if k not in seen:
                     seen.add(k)
@@ -135,13 +139,14 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
                 s.take_back(mark)
                 continue
             if s.won():
-                return "solved", replay(state, budget, line + [m & MOVE_MASK]), ""
+                return "solved", replay(state, budget, line + [m & MOVE_MASK]), NESTED_FOUND
             path.add(k)
             score, tail = _playout(s, path)
             path.discard(k)
             s.take_back(mark)
             if score == WIN:
-                return "solved", replay(state, budget, line + [m & MOVE_MASK] + tail), ""
+                return ("solved", replay(state, budget, line + [m & MOVE_MASK] + tail),
+                        NESTED_FOUND)
             if score > best_score:
                 best_score = score
                 best = [m & MOVE_MASK] + tail

@@ -23,6 +23,7 @@ class _Search(DeadEnds):
 
     def __init__(self, state: PackerState, budget: Budget, probe: bool = False) -> None:
         super().__init__(state, budget, probe)
+        self.probe = probe
         self.prefix: list[IMove] = []
         # The depth-first search: each level's moves (`entry` ints, best first) and the index
         # of the next to try, and where each level's records start on the trail.
@@ -31,6 +32,12 @@ class _Search(DeadEnds):
         self.marks = vec[i64]()
         self.dropped: i64 = 0  # the positions its table held when it was dropped (`schedule`)
 
+    def finder(self) -> str:
+        """Which search found a line, for `Result.reason`: what decides hard deals."""
+        if not self.probe:
+            return "found by the exhaustive search"
+        return "found by an unguided probe" if self.weight == 0 else "found by a probe"
+
     def start(self) -> tuple[Verdict, list[IMove], str] | None:
         """Set up the depth-first search; a verdict if the root already decides it."""
         self.trail = vec[i64]()
@@ -38,7 +45,7 @@ class _Search(DeadEnds):
             self.auto()
         self.prefix = [unpack(r) for r in self.trail]
         if self.won():
-            return "solved", self.prefix, ""
+            return "solved", self.prefix, "the safe moves home win from the start"
         self.tt.add(self.key())
         if self.dead_check and self.dead():
             return "unsolvable", [], "dead end (rule D1) at the start"
@@ -86,7 +93,7 @@ class _Search(DeadEnds):
                 k = self._after(src, dst, mark)
                 if not k:
                     clock.nodes = nodes
-                    return "solved", self.prefix + [unpack(r) for r in self.trail], ""
+                    return "solved", self.prefix + [unpack(r) for r in self.trail], self.finder()
                 if k in tt:
                     self.take_back(mark)
                     continue

@@ -4,6 +4,8 @@ moves from the start searched in turn, with what is proved lost kept for all of 
 
 from __future__ import annotations
 
+from typing import Final
+
 from librt.vecs import append, pop, vec
 from mypy_extensions import i64
 
@@ -21,6 +23,8 @@ from .tuning import (
     SPLIT_HASH_BYTES,
     SPLIT_INDEX_BYTES,
 )
+
+SPLIT_FOUND: Final = "found by the frontier search"  # `Result.reason` of its lines
 
 
 class Split:
@@ -65,7 +69,7 @@ class Split:
         depth holds at least `SPLIT_FRONTIER` positions (each counted on the clock)."""
         s = self.search
         if s.won():  # by the safe moves home alone
-            return "solved", replay(self.state, self.budget, []), ""
+            return "solved", replay(self.state, self.budget, []), SPLIT_FOUND
         clock = s.clock
         seen = {s.key()}
         layer = [(s.snapshot(), list[int]())]
@@ -78,7 +82,7 @@ class Split:
                     s.auto()
                     if s.won():
                         return "solved", replay(self.state, self.budget,
-                                                 chain + [m & MOVE_MASK]), ""
+                                                 chain + [m & MOVE_MASK]), SPLIT_FOUND
                     k = s.key()
                     if k not in seen:
                         seen.add(k)
@@ -169,7 +173,7 @@ class Split:
                 s.auto()
                 if s.won():
                     line = replay(self.state, self.budget, self.chains[i])
-                    return "solved", line + [unpack(r) for r in s.trail], ""
+                    return "solved", line + [unpack(r) for r in s.trail], SPLIT_FOUND
                 k = s.key()
             seen = dfs.index.get(k, -2)
             if seen != -2 or hash(k) in lost:
