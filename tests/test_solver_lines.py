@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from librt.vecs import append
 from test_solver import QUICK, Line, replay
 
 from thirteen.deal import deal
@@ -133,6 +134,33 @@ def test_nested_rollouts_find_wins_and_stop_when_told(game: str) -> None:
     clock = Clock(Budget())
     assert nested(state, Budget(), clock, 1, 1000) is None
     assert 1000 <= clock.nodes < 1000 + PLAYOUT_MOVES * 64
+
+
+def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> None:
+    """The rollouts read the frontier search's lost positions (`Split.lost`): with every
+    position one move from the start marked lost, a deal they win otherwise is not won, and
+    they stop at once; with an unrelated hash marked, the same seed wins as before."""
+    from thirteen.solver.packer import _Search, nested
+    from thirteen.solver.packer.tuning import PLAYOUT_MOVES
+
+    state = new_state(get_variant("good-measure"), 4)
+    assert isinstance(state, PackerState)
+    s = _Search(state, Budget(), probe=True)
+    assert s.start() is None
+    first: set[int] = set()
+    for m in s.moves():
+        mark = len(s.trail)
+        s.trail = append(s.trail, s.do(m))
+        s.auto()
+        first.add(hash(s.key()))
+        s.take_back(mark)
+    seed = next(n for n in range(1, 50)
+                if nested(state, Budget(), Clock(Budget()), n, 60_000) is not None)
+    again = nested(state, Budget(), Clock(Budget()), seed, 60_000, None, {12345})
+    assert again is not None and again[0] == "solved"
+    clock = Clock(Budget())
+    assert nested(state, Budget(), clock, seed, 60_000, None, first) is None
+    assert clock.nodes <= len(first) + PLAYOUT_MOVES
 
 
 def assert_same_position(search: object, fresh: object) -> None:

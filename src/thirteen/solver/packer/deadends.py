@@ -35,6 +35,9 @@ class DeadEnds(Ordering):
         self.stuck_on = self.dead_check and self.by_rank and not probe
         # Rule D4 (`hopeless`): the deal's counted game, shared by its searches (`schedule`)
         self.counted: Counted | None = None
+        # the hashes of the keys the frontier search proved lost (`Split.lost`), which the
+        # rollouts do not enter either (`closed`); a collision only hides a line
+        self.lost: set[int] = set()
 
     def dead(self) -> bool:
         """True if no winning line can remain (rule D1 of docs/solver.md).
@@ -181,11 +184,13 @@ class DeadEnds(Ordering):
         cols = self.cols
         return not len(cols[src]) or not self.pack_ok[cols[dst][-1] * 64 + cols[src][-1]]
 
-    def closed(self, m: i64, mark: i64) -> bool:
-        """Whether the position after move ``m`` (`changed`) is a proved dead end, by rule D1
-        or, if the move changed what it reads, rule D4: what the rollouts never enter."""
-        return (self.dead_check and self.dead()) or (
-            self.counted is not None and self.changed(m, mark) and self.hopeless())
+    def closed(self, m: i64, mark: i64, k: bytes) -> bool:
+        """Whether the position after move ``m`` (`changed`), its key ``k``, is a proved
+        dead end, by rule D1, by the frontier search (`lost`) or, if the move changed what
+        it reads, rule D4: what the rollouts never enter."""
+        return ((self.dead_check and self.dead())
+                or (bool(self.lost) and hash(k) in self.lost)
+                or (self.counted is not None and self.changed(m, mark) and self.hopeless()))
 
     def hopeless(self) -> bool:
         """Rule D4 inside a search (docs/solver.md): whether the counted game of the

@@ -104,8 +104,9 @@ def _layer(s: _Search, snaps: list[Snapshot], row: vec[i64]) -> list[Snapshot]:
     return kept
 
 
-def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
-           stop: int, counted: Counted | None = None) -> tuple[Verdict, list[IMove], str] | None:
+def nested(state: PackerState, budget: Budget, clock: Clock, seed: int, stop: int,
+           counted: Counted | None = None,
+           lost: set[int] | None = None) -> tuple[Verdict, list[IMove], str] | None:
     """A nested rollout search of level 1 from ``state`` (Cazenave's nested Monte Carlo
     search): in each position every move is tried with a `_playout` after it, the move
     that starts the best line found so far is played, and so on. A solution, or None when
@@ -115,10 +116,13 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
     rollouts*). The Calculation solver's `_Rollouts` is the same method on its own
     positions, with a fixed level-0 policy and no ``path`` of keys: Calculation's moves
     never lead back to a position already seen. With ``counted`` (rule D4) no move is
-    tried into a lost position of the counted game."""
+    tried into a lost position of the counted game, and with ``lost`` (`Split.lost`) none
+    into a position the frontier search proved lost."""
     s = _Search(state, budget, probe=True)
     s.clock = clock
     s.counted = counted
+    if lost is not None:
+        s.lost = lost
     s.weight = 0  # the playouts' order is the noise, moves home first
     s.noise = PROBE_NOISE
     s.rng = random.Random(seed)
@@ -135,7 +139,7 @@ def nested(state: PackerState, budget: Budget, clock: Clock, seed: int,
                 return None
             mark = _play(s, m)
             k = s.key()
-            if k in path or s.closed(m, mark):
+            if k in path or s.closed(m, mark, k):
                 s.take_back(mark)
                 continue
             if s.won():
@@ -172,7 +176,7 @@ def _playout(s: _Search, path: set[bytes]) -> tuple[i64, list[int]]:
                 s.take_back(mark0)
                 return WIN, line + [m & MOVE_MASK]
             k = s.key()
-            if k in seen or k in path or s.closed(m, mark):
+            if k in seen or k in path or s.closed(m, mark, k):
                 s.take_back(mark)
                 continue
             seen.add(k)

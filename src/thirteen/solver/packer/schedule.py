@@ -269,7 +269,7 @@ class _Schedule:
             self.runs += 1
             before = clock.nodes
             nv = nested(self.state, self.budget, clock, self.runs, before + NESTED_CAP,
-                        self.main.counted)
+                        self.main.counted, self.split.lost if self.split is not None else None)
             self.owed -= clock.nodes - before
             if nv is not None:
                 return nv
