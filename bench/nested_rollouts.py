@@ -6,6 +6,7 @@ spent ("!" after the figure). Positions, not seconds, so the figures do not depe
 machine's load; CPU seconds are printed too.
 
     python bench/nested_rollouts.py good-measure:3 good-measure:992 --offsets 0,5000,10000
+    python bench/nested_rollouts.py good-measure:1-20
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 
+import deal_range
+
+from thirteen.arguments import positive_count
 from thirteen.game import new_state
 from thirteen.packer import PackerState
 from thirteen.solver import Budget
@@ -35,29 +39,38 @@ def positions_to_win(state: PackerState, offset: int, max_nodes: int) -> tuple[i
     return clock.nodes, False
 
 
+def offsets(text: str) -> list[int]:
+    """``--offsets``: seed offsets, comma-separated, refused in one line if not whole numbers."""
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not whole numbers, comma-separated: {text!r}") from None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("deals", nargs="+", metavar="GAME:N")
-    parser.add_argument("--offsets", default="0,5000,10000",
+    parser.add_argument("deals", nargs="+", type=deal_range.spec, metavar="GAME:FIRST-LAST")
+    parser.add_argument("--offsets", type=offsets, default=[0, 5000, 10000],
                         help="seed offsets, comma-separated (default: 0,5000,10000)")
-    parser.add_argument("--max-nodes", type=int, default=30_000_000)
+    parser.add_argument("--max-nodes", type=positive_count, default=30_000_000)
     args = parser.parse_args()
-    offsets = [int(x) for x in args.offsets.split(",")]
+    for game, _, _ in args.deals:
+        if not isinstance(new_state(game, 1), PackerState):
+            parser.error(f"{game} is not a game of the Baker's Dozen family")
     print(f"solver: {running()}; at most {args.max_nodes:,} positions a deal and offset")
     total, cpu = 0, 0.0
-    for deal in args.deals:
-        game, number = deal.split(":")
-        state = new_state(game, int(number))
-        if not isinstance(state, PackerState):
-            parser.error(f"{game} is not a game of the Baker's Dozen family")
-        start = time.process_time()
-        figures = []
-        for offset in offsets:
-            nodes, won = positions_to_win(state, offset, args.max_nodes)
-            total += nodes
-            figures.append(f"{nodes / 1e6:.1f}M{'' if won else '!'}")
-        cpu += time.process_time() - start
-        print(f"{game} {number}: " + " ".join(figures), flush=True)
+    for game, first, last in args.deals:
+        for number in range(first, last + 1):
+            state = new_state(game, number)
+            assert isinstance(state, PackerState)
+            start = time.process_time()
+            figures = []
+            for offset in args.offsets:
+                nodes, won = positions_to_win(state, offset, args.max_nodes)
+                total += nodes
+                figures.append(f"{nodes / 1e6:.1f}M{'' if won else '!'}")
+            cpu += time.process_time() - start
+            print(f"{game} {number}: " + " ".join(figures), flush=True)
     print(f"total {total / 1e6:.1f} million positions, {cpu:.0f} s CPU")
 
 

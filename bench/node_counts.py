@@ -18,14 +18,15 @@ import argparse
 import time
 from collections import Counter
 
+import deal_range
 import survey_data
 
-from thirteen.arguments import deal_number, positive_count, positive_seconds
+from thirteen.arguments import positive_count, positive_seconds
 from thirteen.deal import deal
 from thirteen.game import start_state
 from thirteen.solver import Budget, solve
 from thirteen.solver.build import running
-from thirteen.variants import GAMES, get_variant
+from thirteen.variants import get_variant
 
 DEALS = ("bakers-dozen:1-30", "good-measure:1-20", "portuguese-solitaire:1-20",
          "castles-in-spain:1-20", "spanish-patience:1-20", "spanish-patience-ii:1-10",
@@ -40,23 +41,10 @@ def slower_than(game: str, seconds: float) -> set[int]:
             and isinstance(took, float) and took > seconds and verdict != "unknown"}
 
 
-def deal_range(spec: str) -> tuple[str, int, int]:
-    """``GAME:FIRST-LAST`` (or ``GAME:N``) as an argparse type, so that a bad one is refused
-    in one line before any search."""
-    game, _, numbers = spec.partition(":")
-    first, _, last = numbers.partition("-")
-    if game not in GAMES:
-        raise argparse.ArgumentTypeError(f"not a game: {spec!r}")
-    low, high = deal_number(first), deal_number(last or first)
-    if low > high:
-        raise argparse.ArgumentTypeError(f"the first deal comes after the last: {spec!r}")
-    return game, low, high
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("deals", nargs="*", type=deal_range,
-                        default=[deal_range(d) for d in DEALS], help="GAME:FIRST-LAST")
+    parser.add_argument("deals", nargs="*", type=deal_range.spec,
+                        default=[deal_range.spec(d) for d in DEALS], help="GAME:FIRST-LAST")
     parser.add_argument("--nodes", type=positive_count, default=200_000)
     parser.add_argument("--rate", action="store_true", help="CPU seconds and positions a second")
     parser.add_argument("--max-mb", type=positive_count, default=2048, help="memory a deal, MB")
