@@ -10,7 +10,6 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from librt.vecs import append
 from test_solver import QUICK, Line, replay
 
 from thirteen.deal import deal
@@ -141,17 +140,16 @@ def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> N
     position one move from the start marked lost, a deal they win otherwise is not won, and
     they stop at once; with an unrelated hash marked, the same seed wins as before."""
     from thirteen.solver.packer import _Search, nested
-    from thirteen.solver.packer.tuning import PLAYOUT_MOVES
+    from thirteen.solver.packer.probes import _play
 
     state = new_state(get_variant("good-measure"), 4)
     assert isinstance(state, PackerState)
     s = _Search(state, Budget(), probe=True)
     assert s.start() is None
+    moves = s.moves()
     first: set[int] = set()
-    for m in s.moves():
-        mark = len(s.trail)
-        s.trail = append(s.trail, s.do(m))
-        s.auto()
+    for m in moves:
+        mark = _play(s, m)
         first.add(hash(s.key()))
         s.take_back(mark)
     seed = next(n for n in range(1, 50)
@@ -160,7 +158,7 @@ def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> N
     assert again is not None and again[0] == "solved"
     clock = Clock(Budget())
     assert nested(state, Budget(), clock, seed, 60_000, None, first) is None
-    assert clock.nodes <= len(first) + PLAYOUT_MOVES
+    assert clock.nodes == len(moves)  # each first move played, none followed by a playout
 
 
 def assert_same_position(search: object, fresh: object) -> None:
