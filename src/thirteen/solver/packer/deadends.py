@@ -188,8 +188,8 @@ class DeadEnds(Ordering):
         """Whether the position after move ``m`` (`changed`), its key ``k``, is a proved
         dead end, by rule D1, by the frontier search (`lost`) or, if the move changed what
         it reads, rule D4: what the rollouts never enter."""
-        return ((self.dead_check and self.dead())
-                or (bool(self.lost) and hash(k) in self.lost)
+        return ((bool(self.lost) and hash(k) in self.lost)  # the key's hash is cached: first
+                or (self.dead_check and self.dead())
                 or (self.counted is not None and self.changed(m, mark) and self.hopeless()))
 
     def hopeless(self) -> bool:
