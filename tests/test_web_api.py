@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -252,6 +254,64 @@ def test_solve_it_for_me(alice: httpx.Client) -> None:
     r = alice.post(f"/api/games/{lost['id']}/solve")
     assert (r.status_code, r.json()["detail"]) == (409, "No winning line remains from here.")
     assert snapshot(alice, lost["id"])["moves"] == []
+
+
+def test_an_act_sent_with_a_version_is_refused_once_the_game_has_changed(
+        alice: httpx.Client, server: ServerProcess) -> None:
+    """``?at=VERSION``: the act is played only in the game's version it was chosen in; in any
+    other, 409 and nothing changes (nor is anything stored)."""
+    g = new(alice, game="bakers-dozen", number=9)
+    gid, v0 = g["id"], g["version"]
+    first = alice.post(f"/api/games/{gid}/moves?at={v0}", json={"move": WIN_LINE[0]})
+    assert first.status_code == 200 and first.json()["version"] > v0
+    before = snapshot(alice, gid)
+    for path, body in ((f"moves?at={v0}", {"move": WIN_LINE[1]}), (f"undo?at={v0}", None),
+                       (f"restart?at={v0}", None), (f"auto?at={v0}", None),
+                       (f"solve?at={v0}", None)):
+        r = alice.post(f"/api/games/{gid}/{path}", json=body)
+        assert r.status_code == 409 and "nothing was done" in detail(r), path
+    assert snapshot(alice, gid) == before
+    assert stored_moves(server, gid) == [WIN_LINE[0]]
+    for bad in ("-1", "x", str(2**63)):
+        r = alice.post(f"/api/games/{gid}/undo?at={bad}")
+        assert r.status_code == 422, bad
+    now = first.json()["version"]
+    assert alice.post(f"/api/games/{gid}/undo?at={now}").status_code == 200
+
+
+def test_solve_refuses_its_line_once_the_player_has_played_on(
+        alice: httpx.Client, server: ServerProcess) -> None:
+    """The player may play on while Solve thinks: their move is answered at once, and Solve's
+    line is then refused (409), not played in a position it was not found for. And the other
+    way round: an act chosen before Solve's line was played is refused after it."""
+    g = new(alice, game="good-measure", number=6333)  # Solve thinks its whole budget here
+    gid, v0 = g["id"], g["version"]
+    answered: dict[str, tuple[float, httpx.Response]] = {}
+
+    def ask_solve() -> None:
+        with client(server) as c:
+            c.cookies = alice.cookies
+            r = c.post(f"/api/games/{gid}/solve?at={v0}")
+            answered["solve"] = (time.monotonic(), r)
+
+    thread = threading.Thread(target=ask_solve)
+    thread.start()
+    time.sleep(0.5)  # Solve is thinking
+    move = next(m["move"] for m in g["legal"] if not m["home"])
+    r = alice.post(f"/api/games/{gid}/moves?at={v0}", json={"move": move})
+    moved_at = time.monotonic()
+    thread.join()
+    assert r.status_code == 200
+    solved_at, solved = answered["solve"]
+    assert moved_at < solved_at  # the move did not wait for Solve
+    assert solved.status_code == 409 and "changed" in detail(solved)
+    assert snapshot(alice, gid)["moves"] == [move]
+    # Solve's line first: the act chosen before it is refused.
+    g = new(alice, game="bakers-dozen", number=9)
+    line = alice.post(f"/api/games/{g['id']}/solve?at={g['version']}").json()["moves"]
+    r = alice.post(f"/api/games/{g['id']}/moves?at={g['version']}", json={"move": WIN_LINE[0]})
+    assert r.status_code == 409
+    assert snapshot(alice, g["id"])["moves"] == line
 
 
 def test_deals_by_difficulty(alice: httpx.Client) -> None:

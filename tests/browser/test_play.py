@@ -194,6 +194,25 @@ def test_solve_it_for_me(page: Any, server: Any) -> None:
     assert page.locator("#solve").is_enabled()
 
 
+def test_play_on_while_solve_thinks(page: Any, server: Any) -> None:
+    """Solve does not hold the page: a move made while it thinks is played at once, and
+    stops it (its line, found for the position before, is not played)."""
+    open_game(page, server, "/play/good-measure/6333")  # Solve thinks its whole budget here
+    view = page.evaluate("fetch(`/api/games/${document.body.dataset.game}`).then(r => r.json())")
+    move = next(m for m in view["legal"] if not m["home"] and m["count"] == 1)
+    page.keyboard.press("s")
+    page.locator("#message", has_text="Solving").wait_for()
+    top(page, move["from"]).click()
+    top(page, move["to"]).click()
+    page.wait_for_selector("body[data-ply='1']")
+    assert page.locator("#solve").is_disabled()  # Solve is still thinking
+    page.locator("#message", has_text="Solve stopped: you played on.").wait_for(
+        timeout=SOLVER_WAIT)
+    wait_ply(page, 1)
+    assert page.locator("#solve").is_enabled()
+    assert page.evaluate("document.body.dataset.status") == "in play"
+
+
 def test_no_winning_line_remains(page: Any, server: Any) -> None:
     # Good Measure deal 1 cannot be won: the solver proves it in a few milliseconds.
     open_game(page, server, "/play/good-measure/1")

@@ -17,7 +17,7 @@ from ..verdicts import Known
 from . import solving
 from .fair import Late
 from .models import AnalysisOut, GameOut, HintAnswer, errors
-from .play import GameId
+from .play import At, GameId
 from .server import Player, Server, ServerDep
 from .view import annotate_text, game_out
 
@@ -32,24 +32,26 @@ ANALYSIS_WAIT = 0.3
 
 
 @router.post("/{game_id}/solve", response_model=GameOut, responses=errors(404, 409, 429, 503))
-async def solve_for_me(game_id: GameId, server: ServerDep, me: Player) -> dict[str, Any]:
+async def solve_for_me(game_id: GameId, server: ServerDep, me: Player,
+                       at: At = None) -> dict[str, Any]:
     """Solve it for me: the solver's winning line played to the end, or where cards are
     hidden the fair player's moves, chosen from what the player sees (undo takes them
     back move by move); the game counts as assisted. 409, the game unchanged, when the
-    game is over, nothing is found to play, or the game changed while the solver worked."""
-    s = server.session(me, game_id)
+    game is over, nothing is found to play, or the game changed while the solver worked (the
+    player may play on meanwhile: their acts go first)."""
+    s = server.session(me, game_id, at)
     if s.game.status() != "in play":
         raise HTTPException(409, "the game is over")
     state, seen = s.position()
     answer = await server.solve(me, solving.solution, state, seen,
                                 server.limits.solve_seconds, heavy=True)
-    if not answer.moves:
-        raise HTTPException(409, answer.message)
     try:
         with server.changing(s):
             line = s.take_solve(state, answer)
     except lifecycle.Changed as e:
         raise HTTPException(409, str(e)) from None
+    if not line:
+        raise HTTPException(409, answer.message)
     return game_out(s, line, answer.message)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 
 from .. import session as lifecycle
@@ -18,6 +18,9 @@ from .variants import variant_or_404
 from .view import game_out
 
 GameId = Annotated[int, PathParam(ge=1, le=2**62, description="a game id")]
+At = Annotated[int | None, Query(
+    ge=0, le=2**62, description="the game's version (its `version`) when the player chose this: "
+                                "refused (409, nothing done) if the game has changed since")]
 Json = dict[str, Any]
 
 router = APIRouter(prefix="/api/games", tags=["play"])
@@ -80,9 +83,10 @@ async def get_game(game_id: GameId, server: ServerDep, me: Player) -> Json:
 
 @router.post("/{game_id}/moves", response_model=GameOut,
              responses=errors(400, 404, 409, 413, 429))
-async def move(game_id: GameId, body: MoveIn, server: ServerDep, me: Player) -> Json:
+async def move(game_id: GameId, body: MoveIn, server: ServerDep, me: Player,
+               at: At = None) -> Json:
     """Play one move; 400 if malformed, 409 if the rules refuse it (nothing changes)."""
-    s = server.session(me, game_id)
+    s = server.session(me, game_id, at)
     try:
         m = Move.parse(body.move)
         s.game.push(m)
@@ -95,9 +99,9 @@ async def move(game_id: GameId, body: MoveIn, server: ServerDep, me: Player) -> 
     return game_out(s, played)
 
 
-def _step(server: ServerDep, game_id: int, me: str, back: bool) -> Json:
+def _step(server: ServerDep, game_id: int, me: str, at: int | None, back: bool) -> Json:
     """Undo (``back``) or redo one move: 409 when there is none; written, then answered."""
-    s = server.session(me, game_id)
+    s = server.session(me, game_id, at)
     try:
         m = s.game.undo() if back else s.game.redo()
     except MoveError as e:
@@ -107,18 +111,18 @@ def _step(server: ServerDep, game_id: int, me: str, back: bool) -> Json:
 
 
 @router.post("/{game_id}/undo", response_model=GameOut, responses=errors(404, 409, 429))
-async def undo(game_id: GameId, server: ServerDep, me: Player) -> Json:
-    return _step(server, game_id, me, back=True)
+async def undo(game_id: GameId, server: ServerDep, me: Player, at: At = None) -> Json:
+    return _step(server, game_id, me, at, back=True)
 
 
 @router.post("/{game_id}/redo", response_model=GameOut, responses=errors(404, 409, 429))
-async def redo(game_id: GameId, server: ServerDep, me: Player) -> Json:
-    return _step(server, game_id, me, back=False)
+async def redo(game_id: GameId, server: ServerDep, me: Player, at: At = None) -> Json:
+    return _step(server, game_id, me, at, back=False)
 
 
 @router.post("/{game_id}/restart", response_model=GameOut, responses=errors(404, 409, 429))
-async def restart(game_id: GameId, server: ServerDep, me: Player) -> Json:
-    s = server.session(me, game_id)
+async def restart(game_id: GameId, server: ServerDep, me: Player, at: At = None) -> Json:
+    s = server.session(me, game_id, at)
     if not s.game.moves:
         raise HTTPException(409, "the game is already at its deal")
     s.game.restart()
@@ -127,10 +131,10 @@ async def restart(game_id: GameId, server: ServerDep, me: Player) -> Json:
 
 
 @router.post("/{game_id}/auto", response_model=GameOut, responses=errors(404, 409, 429))
-async def auto_finish(game_id: GameId, server: ServerDep, me: Player) -> Json:
+async def auto_finish(game_id: GameId, server: ServerDep, me: Player, at: At = None) -> Json:
     """Finish the game if moves to the foundations alone win it; else play the provably
     safe moves to the foundations."""
-    s = server.session(me, game_id)
+    s = server.session(me, game_id, at)
     with server.changing(s):
         played = lifecycle.auto_finish(s.game)
     if played:

@@ -102,7 +102,18 @@ class Server:
             raise too_many("new games from this address", wait)
 
     # -- games --
-    def session(self, player: str, game_id: int) -> Session:
+    def session(self, player: str, game_id: int, at: int | None = None) -> Session:
+        """The player's game (404 if it is not theirs). With ``at``, the version the player
+        saw when they chose what they ask: 409 if the game has changed since, so that an act
+        chosen in one position is never played in another (as when Solve, thinking while the
+        player plays on, has played its line first)."""
+        s = self._session(player, game_id)
+        if at is not None and at != s.version:
+            raise HTTPException(409, "the game changed before this arrived (Solve may have "
+                                     "played its line): nothing was done")
+        return s
+
+    def _session(self, player: str, game_id: int) -> Session:
         try:
             info = self.store.game_info(player, game_id)
         except KeyError:

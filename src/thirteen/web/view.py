@@ -54,7 +54,7 @@ def game_out(s: Session, played: list[Move] | None = None, message: str = "") ->
         "status": status, "message": message, "result": s.result,
         "assisted": s.assisted, "hints": s.hints, "leaving": s.leaving(),
         "view": view, "legal": legal,
-        "moves": list(s.texts), "redo": len(game.redo_stack),
+        "moves": list(s.texts), "redo": len(game.redo_stack), "version": s.version,
         "played": [str(m) for m in played or []],
         "elapsed": round(s.elapsed, 3), "since": round(time.time() - s.last_active, 3),
         "idle_cap": lifecycle.IDLE_CAP,

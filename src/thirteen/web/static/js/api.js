@@ -31,13 +31,25 @@ export async function api(method, path, body, signal) {
 let queue = Promise.resolve();
 let pending = 0;
 
-export function queued(method, path, body) {
+function tracked(p) {
   pending += 1;
   document.body.dataset.busy = "1";
-  const p = queue.then(() => api(method, path, body));
-  queue = p.catch(() => undefined);
   return p.finally(() => {
     pending -= 1;
     if (!pending) delete document.body.dataset.busy;
   });
+}
+
+export function queued(method, path, body) {
+  const p = queue.then(() => api(method, path, body));
+  queue = p.catch(() => undefined);
+  return tracked(p);
+}
+
+// A request sent once those queued before it are answered, which the ones after it do not
+// wait for: Solve, which may think for seconds while the player plays on. ``path`` is a
+// function, read when the request goes (after the earlier answers are on the table).
+export function beside(method, path, body) {
+  return tracked(queue.then(() => new Promise((resolve) => { setTimeout(resolve, 0); }))
+    .then(() => api(method, path(), body)));
 }

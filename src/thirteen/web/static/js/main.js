@@ -178,7 +178,7 @@ async function route() {
 // now and then while it is in view.
 async function refresh() {
   const g = state.game;
-  if (!g || document.hidden || replaying() || search) return;
+  if (!g || document.hidden || replaying() || state.solving || search) return;
   let data = null;
   try { data = await queued("GET", `/api/games/${g.id}`); } catch (e) { return; }
   if (state.game !== g) return; // the player acted meanwhile: their answer is newer

@@ -2,7 +2,7 @@
 // redraws what changed and drops what belonged to the position before (the picked cards, a
 // hint, a message). Answers that come back after the player moved on are dropped.
 
-import { api, queued } from "./api.js";
+import { api, beside, queued } from "./api.js";
 import {
   $, announce, clearHints, drawBoard, dropStaleMessage, highlight, say, showHint, squeeze,
 } from "./draw.js";
@@ -34,6 +34,17 @@ export async function send(method, path, body) {
     showError(e.message);
     return null;
   }
+}
+
+// While Solve thinks the player may play on. An act then carries the version of the game it
+// was chosen in, so the server refuses it if Solve's line came first, and refuses Solve's line
+// if the act came first: never both, and nothing is played in a position it was not meant for.
+function guarded(path) {
+  const g = state.game;
+  const solving = state.solving;
+  if (!solving || !g || g.id !== solving.id) return path;
+  solving.stopped = true;
+  return `${path}?at=${g.version}`;
 }
 
 // ``opts``: push (a new entry in the browser's history), moved (piles to mark), quiet (do not
@@ -154,7 +165,8 @@ async function play(m) {
   state.sel = null;
   highlight();
   const g = state.game;
-  const data = await send("POST", `/api/games/${g.id}/moves`, { move: m.move, auto: $("auto-moves").checked });
+  const data = await send("POST", guarded(`/api/games/${g.id}/moves`),
+    { move: m.move, auto: $("auto-moves").checked });
   if (!data || !state.game || state.game.id !== data.id) return;
   setGame(data, { moved: [m.to] });
   let text = `Moved ${words}.`;
@@ -177,7 +189,7 @@ export async function step(name) {
   if ((name === "undo" || name === "restart") && !g.moves.length) return;
   if (name === "redo" && !g.redo) return;
   clearHints();
-  const data = await send("POST", `/api/games/${g.id}/${name}`);
+  const data = await send("POST", guarded(`/api/games/${g.id}/${name}`));
   if (!data || !state.game || state.game.id !== data.id) return;
   setGame(data);
   announce(STEP_WORDS[name](data) + statusWords());
@@ -214,12 +226,28 @@ export function skipReplay() {
   if (replay) replay.skip = true;
 }
 
+// Solve goes beside the queue, so the player may play on while it thinks (which stops it).
 export async function solve() {
   const g = state.game;
-  if (!g || replay || g.status !== "in play") return;
+  if (!g || replay || state.solving || g.status !== "in play") return;
   clearHints();
-  say("Solving…", here());
-  const data = await send("POST", `/api/games/${g.id}/solve`);
+  const solving = { id: g.id, stopped: false };
+  state.solving = solving;
+  updateControls();
+  say("Solving… (play on to stop it)", here());
+  let data = null;
+  try {
+    // the version once the player's earlier acts are answered (that of the game asked about)
+    const at = () => (state.game && state.game.id === g.id ? state.game : g).version;
+    data = await beside("POST", () => `/api/games/${g.id}/solve?at=${at()}`);
+  } catch (e) {
+    if (state.game && state.game.id === g.id) {
+      if (solving.stopped) say("Solve stopped: you played on.", here());
+      else showError(e.message);
+    }
+  }
+  state.solving = null;
+  updateControls();
   if (!data || !state.game || state.game.id !== data.id) return;
   const total = data.played.length;
   if (total < 2) { setGame(data); announce(data.message + statusWords()); return; }

@@ -12,6 +12,7 @@ export const state = {
   chosen: null, // options the player chose for their next deal: {game, options}
   typedBoard: null, // the last typed-in deal, to deal it again under changed options
   epoch: 0, // bumped by every act of the player: slower answers from before it are dropped
+  solving: null, // Solve's request in flight: {id, stopped} (stopped: the player played on)
 };
 
 // Marks an act of the player; returns the new epoch (see `state.epoch`).
