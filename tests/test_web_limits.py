@@ -14,10 +14,14 @@ import anyio
 import httpx
 import pytest
 
+from thirteen.game import Game
 from thirteen.solver.common import now
+from thirteen.store import Store
+from thirteen.variants import get_variant
 from thirteen.web.fair import Busy, FairSolver, Late, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
+from thirteen.web.server import Server
 
 # ---- the solver's fair share ---------------------------------------------------------------
 
@@ -210,6 +214,35 @@ def test_a_job_past_the_run_limit_is_stopped_and_answered_busy() -> None:
     assert refused == [503, 1]
     assert pids[0] != pids[1] and not Path(f"/proc/{pids[0]}").exists()
     assert solver.running == {} and solver.waiting == 0
+
+
+def test_a_solve_is_stopped_when_the_game_changes(tmp_path: Path) -> None:
+    """A job about a game's position is stopped (its process with it) when the game changes
+    meanwhile: its answer could not be played, and the player's one turn at the solver is free
+    again for what they ask next."""
+    server = Server(Store(tmp_path / "db.sqlite3"))
+    server.solver = FairSolver(slots=1, worker=in_processes(1))
+    s = server.create("a" * 22, Game.new(get_variant("bakers-dozen"), 9))
+    pids: list[int] = []
+    answers: list[object] = []
+
+    async def change() -> None:
+        await anyio.sleep(0.5)  # the job is running
+        s.game.push(s.legal_moves()[0])
+        server.commit(s)
+
+    async def main() -> None:
+        pids.append(await server.solve_unless_changed(s, os.getpid))
+        async with anyio.create_task_group() as group:
+            group.start_soon(change)
+            with anyio.fail_after(30):  # the job alone would sleep 60 s
+                answers.append(await server.solve_unless_changed(s, time.sleep, 60))
+        pids.append(await server.solve_unless_changed(s, os.getpid))
+
+    _run(main)
+    assert answers == [None]
+    assert pids[0] != pids[1] and not Path(f"/proc/{pids[0]}").exists()
+    assert server.solver.running == {} and server.solver.waiting == 0
 
 
 def test_bucket() -> None:

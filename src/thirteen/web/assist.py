@@ -13,6 +13,7 @@ from fastapi import APIRouter, HTTPException
 from .. import session as lifecycle
 from ..game import Game
 from ..moves import MoveError
+from ..solver import Played
 from ..verdicts import Known
 from . import solving
 from .fair import Late
@@ -43,8 +44,10 @@ async def solve_for_me(game_id: GameId, server: ServerDep, me: Player,
     if s.game.status() != "in play":
         raise HTTPException(409, "the game is over")
     state, seen = s.position()
-    answer = await server.solve(me, solving.solution, state, seen,
-                                server.limits.solve_seconds, heavy=True)
+    answer = await server.solve_unless_changed(s, solving.solution, state, seen,
+                                               server.limits.solve_seconds, heavy=True)
+    if answer is None:  # stopped by a change (undone since, or `take_solve` refuses it)
+        answer = Played((), "unknown", "Solve stopped: the game changed while it thought.")
     try:
         with server.changing(s):
             line = s.take_solve(state, answer)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
+import anyio
 from fastapi import Depends, HTTPException, Request
 
 from .. import session as lifecycle
@@ -35,6 +36,7 @@ class Session(lifecycle.Session):
     the server computed about it."""
 
     legal: tuple[State, list[Move]] | None = None  # the legal moves of a state, computed once
+    changes: anyio.Event | None = None  # set at the game's next change (`Server.commit`)
 
     @property
     def key(self) -> int:
@@ -154,6 +156,9 @@ class Server:
         """Write the session's game to the store (before any answer is sent); count a win."""
         with self.changing(s):
             s.commit()
+        if s.changes is not None:
+            s.changes.set()
+            s.changes = None
 
     # -- the solver --
     async def solve(self, player: str, fn: Callable[..., T], *args: object,
@@ -168,6 +173,27 @@ class Server:
             if wait is not None and isinstance(e, Late):
                 raise
             raise HTTPException(e.status, str(e), headers={"Retry-After": "5"}) from None
+
+
+    async def solve_unless_changed(self, s: Session, fn: Callable[..., T], *args: object,
+                                   heavy: bool = False) -> T | None:
+        """`solve` for the player of ``s``, stopped (None) when the game changes meanwhile: its
+        answer, about the position before, could not be played, and the player's turn at the
+        solver (one job at a time) is free again at once for what they ask next."""
+        if s.changes is None:
+            s.changes = anyio.Event()
+        changed = s.changes
+        answer: tuple[T] | None = None
+        async with anyio.create_task_group() as group:
+
+            async def stop() -> None:
+                await changed.wait()
+                group.cancel_scope.cancel()
+
+            group.start_soon(stop)
+            answer = (await self.solve(s.player, fn, *args, heavy=heavy),)
+            group.cancel_scope.cancel()
+        return None if answer is None else answer[0]
 
 
 def address(request: Request) -> str:
