@@ -3,6 +3,7 @@ SQLite file: every endpoint, and bad input of every kind gets a 4xx and changes 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sqlite3
@@ -256,6 +257,29 @@ def test_solve_it_for_me(alice: httpx.Client) -> None:
     assert snapshot(alice, lost["id"])["moves"] == []
 
 
+@contextlib.contextmanager
+def solving(c: httpx.Client, server: ServerProcess, gid: int, version: int
+            ) -> Iterator[dict[str, tuple[float, httpx.Response]]]:
+    """Ask Solve for game ``gid`` (at ``version``) in a thread, as the player's page does,
+    while the block plays on (from half a second on, Solve thinking); the answer, with when it
+    came, is under "solve" once the block is over."""
+    answered: dict[str, tuple[float, httpx.Response]] = {}
+
+    def ask() -> None:
+        with client(server) as other:
+            other.cookies = c.cookies
+            r = other.post(f"/api/games/{gid}/solve?at={version}")
+            answered["solve"] = (time.monotonic(), r)
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    time.sleep(0.5)
+    try:
+        yield answered
+    finally:
+        thread.join()
+
+
 def test_an_act_sent_with_a_version_is_refused_once_the_game_has_changed(
         alice: httpx.Client, server: ServerProcess) -> None:
     """``?at=VERSION``: the act is played only in the game's version it was chosen in; in any
@@ -286,21 +310,10 @@ def test_solve_refuses_its_line_once_the_player_has_played_on(
     way round: an act chosen before Solve's line was played is refused after it."""
     g = new(alice, game="good-measure", number=6333)  # Solve thinks its whole budget here
     gid, v0 = g["id"], g["version"]
-    answered: dict[str, tuple[float, httpx.Response]] = {}
-
-    def ask_solve() -> None:
-        with client(server) as c:
-            c.cookies = alice.cookies
-            r = c.post(f"/api/games/{gid}/solve?at={v0}")
-            answered["solve"] = (time.monotonic(), r)
-
-    thread = threading.Thread(target=ask_solve)
-    thread.start()
-    time.sleep(0.5)  # Solve is thinking
-    move = next(m["move"] for m in g["legal"] if not m["home"])
-    r = alice.post(f"/api/games/{gid}/moves?at={v0}", json={"move": move})
-    moved_at = time.monotonic()
-    thread.join()
+    with solving(alice, server, gid, v0) as answered:
+        move = next(m["move"] for m in g["legal"] if not m["home"])
+        r = alice.post(f"/api/games/{gid}/moves?at={v0}", json={"move": move})
+        moved_at = time.monotonic()
     assert r.status_code == 200
     solved_at, solved = answered["solve"]
     assert moved_at < solved_at  # the move did not wait for Solve
@@ -312,6 +325,21 @@ def test_solve_refuses_its_line_once_the_player_has_played_on(
     r = alice.post(f"/api/games/{g['id']}/moves?at={g['version']}", json={"move": WIN_LINE[0]})
     assert r.status_code == 409
     assert snapshot(alice, g["id"])["moves"] == line
+
+
+def test_leaving_a_game_stops_its_solve(alice: httpx.Client, server: ServerProcess) -> None:
+    """A game left while Solve thinks about it counts as lost, and Solve's line is not played
+    in it."""
+    g = new(alice, game="good-measure", number=6333)
+    gid = g["id"]
+    move = next(m["move"] for m in g["legal"] if not m["home"])
+    played = alice.post(f"/api/games/{gid}/moves", json={"move": move}).json()
+    with solving(alice, server, gid, played["version"]) as answered:
+        new(alice, game="good-measure", number=1, leave=True)
+    _, solved = answered["solve"]
+    assert solved.status_code == 409 and detail(solved).startswith("Solve stopped")
+    assert stored_moves(server, gid) == [move]
+    assert alice.get(f"/api/games/{gid}").json()["result"] == "lost"
 
 
 def test_deals_by_difficulty(alice: httpx.Client) -> None:

@@ -131,16 +131,11 @@ class Session:
 
     # ---- starting and resuming --------------------------------------------------------------
     @classmethod
-    def start(cls, store: Store | None, player: str, game: Game,
-              leave: bool = False) -> Self:
-        """A new game, saved at once; with ``leave`` (the player confirmed) the player's other
-        unfinished games of this game that have moves count as lost, else they stay
-        unfinished."""
+    def start(cls, store: Store | None, player: str, game: Game) -> Self:
+        """A new game, saved at once (the player's other games are left as they are)."""
         s = cls(store, player, game)
         if store is not None:
             s.id, s.version = store.save(player, game)
-            if leave:
-                store.abandon(player, game.variant.name, keep=s.id)
         s.stored, s.texts = list(game.moves), [str(m) for m in game.moves]
         return s
 

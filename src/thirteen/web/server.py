@@ -8,7 +8,7 @@ import contextlib
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, TypeVar
 
 import anyio
@@ -36,7 +36,8 @@ class Session(lifecycle.Session):
     the server computed about it."""
 
     legal: tuple[State, list[Move]] | None = None  # the legal moves of a state, computed once
-    changes: anyio.Event | None = None  # set at the game's next change (`Server.commit`)
+    # what stops at the game's next change (`Server.commit`): the Solves thinking about it
+    stops: list[anyio.CancelScope] = field(default_factory=list)
 
     @property
     def key(self) -> int:
@@ -138,7 +139,16 @@ class Server:
             self.cache.popitem(last=False)
 
     def create(self, player: str, game: Game, leave: bool = False) -> Session:
-        s = Session.start(self.store, player, game, leave)
+        """A new game; with ``leave`` (the player confirmed) the player's other unfinished
+        games of this game that have moves count as lost, else they stay unfinished. A Solve
+        still thinking about one of those is stopped, so that no line is played in a game
+        already counted."""
+        s = Session.start(self.store, player, game)
+        if leave:
+            for left in self.store.abandon(player, game.variant.name, keep=s.id):
+                gone = self.cache.pop(left, None)
+                if gone is not None:
+                    self._changed(gone)
         self.remember(s)
         return s
 
@@ -156,9 +166,13 @@ class Server:
         """Write the session's game to the store (before any answer is sent); count a win."""
         with self.changing(s):
             s.commit()
-        if s.changes is not None:
-            s.changes.set()
-            s.changes = None
+        self._changed(s)
+
+    @staticmethod
+    def _changed(s: Session) -> None:
+        """Stop what waits for the game of ``s`` to stay as it is (`solve_unless_changed`)."""
+        for scope in s.stops:
+            scope.cancel()
 
     # -- the solver --
     async def solve(self, player: str, fn: Callable[..., T], *args: object,
@@ -180,20 +194,13 @@ class Server:
         """`solve` for the player of ``s``, stopped (None) when the game changes meanwhile: its
         answer, about the position before, could not be played, and the player's turn at the
         solver (one job at a time) is free again at once for what they ask next."""
-        if s.changes is None:
-            s.changes = anyio.Event()
-        changed = s.changes
-        answer: tuple[T] | None = None
-        async with anyio.create_task_group() as group:
-
-            async def stop() -> None:
-                await changed.wait()
-                group.cancel_scope.cancel()
-
-            group.start_soon(stop)
-            answer = (await self.solve(s.player, fn, *args, heavy=heavy),)
-            group.cancel_scope.cancel()
-        return None if answer is None else answer[0]
+        with anyio.CancelScope() as scope:
+            s.stops.append(scope)
+            try:
+                return await self.solve(s.player, fn, *args, heavy=heavy)
+            finally:
+                s.stops.remove(scope)
+        return None
 
 
 def address(request: Request) -> str:
