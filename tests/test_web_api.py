@@ -342,6 +342,20 @@ def test_leaving_a_game_stops_its_solve(alice: httpx.Client, server: ServerProce
     assert alice.get(f"/api/games/{gid}").json()["result"] == "lost"
 
 
+def test_the_player_stops_a_solve(alice: httpx.Client, server: ServerProcess) -> None:
+    """``DELETE .../solve`` stops the Solve thinking about the game: it answers 409 and the
+    game stays as it was; with none thinking, nothing is stopped."""
+    g = new(alice, game="good-measure", number=6333)
+    gid = g["id"]
+    assert alice.delete(f"/api/games/{gid}/solve").json() == {"stopped": 0}
+    with solving(alice, server, gid, g["version"]) as answered:
+        assert alice.delete(f"/api/games/{gid}/solve").json() == {"stopped": 1}
+    _, solved = answered["solve"]
+    assert (solved.status_code, detail(solved)) == (409, "Solve stopped.")
+    assert snapshot(alice, gid)["moves"] == []
+    assert alice.delete("/api/games/999999/solve").status_code == 404
+
+
 def test_deals_by_difficulty(alice: httpx.Client) -> None:
     """Served from the survey data: an easy deal is quickly won; a winnable one is a deal the
     data say solved (which may have taken the survey's solver millions of positions)."""

@@ -211,6 +211,19 @@ def test_play_on_while_solve_thinks(page: Any, server: Any) -> None:
     assert page.evaluate("document.body.dataset.status") == "in play"
 
 
+def test_stop_solve(page: Any, server: Any) -> None:
+    """While Solve thinks its button says Stop: pressing it (or S again) stops Solve, and
+    nothing is played."""
+    open_game(page, server, "/play/good-measure/6333")
+    page.click("#solve")
+    page.locator("#solve", has_text="Stop").wait_for()
+    page.click("#solve")
+    page.locator("#message", has_text="Solve stopped.").wait_for()
+    wait_ply(page, 0)
+    page.locator("#solve", has_text="Solve").wait_for()
+    assert page.locator("#solve").is_enabled()
+
+
 def test_no_winning_line_remains(page: Any, server: Any) -> None:
     # Good Measure deal 1 cannot be won: the solver proves it in a few milliseconds.
     open_game(page, server, "/play/good-measure/1")

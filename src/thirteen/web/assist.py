@@ -17,7 +17,7 @@ from ..solver import Played
 from ..verdicts import Known
 from . import solving
 from .fair import Late
-from .models import AnalysisOut, GameOut, HintAnswer, errors
+from .models import AnalysisOut, GameOut, HintAnswer, StoppedOut, errors
 from .play import At, GameId
 from .server import Player, Server, ServerDep
 from .view import annotate_text, game_out
@@ -46,8 +46,8 @@ async def solve_for_me(game_id: GameId, server: ServerDep, me: Player,
     state, seen = s.position()
     answer = await server.solve_unless_changed(s, solving.solution, state, seen,
                                                server.limits.solve_seconds, heavy=True)
-    if answer is None:  # stopped by a change (undone since, or `take_solve` refuses it)
-        answer = Played((), "unknown", "Solve stopped: the game changed while it thought.")
+    if answer is None:  # stopped (the game changed, was left, or the player asked)
+        answer = Played((), "unknown", "Solve stopped.")
     try:
         with server.changing(s):
             line = s.take_solve(state, answer)
@@ -56,6 +56,16 @@ async def solve_for_me(game_id: GameId, server: ServerDep, me: Player,
     if not line:
         raise HTTPException(409, answer.message)
     return game_out(s, line, answer.message)
+
+
+@router.delete("/{game_id}/solve", response_model=StoppedOut, responses=errors(404, 409, 429))
+async def stop_solve(game_id: GameId, server: ServerDep, me: Player) -> dict[str, Any]:
+    """Stop the Solve thinking about this game, if one is: it then answers 409 and the game
+    stays as it is."""
+    s = server.session(me, game_id)
+    stopped = len(s.stops)
+    server.stop_solves(s)
+    return {"stopped": stopped}
 
 
 @router.get("/{game_id}/hint", response_model=HintAnswer, response_model_exclude_unset=True,

@@ -228,6 +228,12 @@ class GameOut(BaseModel):
     stats: StatsOut
 
 
+class StoppedOut(BaseModel):
+    """What ``DELETE .../solve`` stopped."""
+
+    stopped: int = Field(description="the Solves that were thinking about the game (0 or more)")
+
+
 class GameRow(BaseModel):
     """One of the player's games in their list."""
 

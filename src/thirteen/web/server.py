@@ -148,7 +148,7 @@ class Server:
             for left in self.store.abandon(player, game.variant.name, keep=s.id):
                 gone = self.cache.pop(left, None)
                 if gone is not None:
-                    self._changed(gone)
+                    self.stop_solves(gone)
         self.remember(s)
         return s
 
@@ -166,11 +166,12 @@ class Server:
         """Write the session's game to the store (before any answer is sent); count a win."""
         with self.changing(s):
             s.commit()
-        self._changed(s)
+        self.stop_solves(s)
 
     @staticmethod
-    def _changed(s: Session) -> None:
-        """Stop what waits for the game of ``s`` to stay as it is (`solve_unless_changed`)."""
+    def stop_solves(s: Session) -> None:
+        """Stop the Solves thinking about the game of ``s`` (`solve_unless_changed`): it
+        changed, was left, or the player asked."""
         for scope in s.stops:
             scope.cancel()
 

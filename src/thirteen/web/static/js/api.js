@@ -48,8 +48,12 @@ export function queued(method, path, body) {
 
 // A request sent once those queued before it are answered, which the ones after it do not
 // wait for: Solve, which may think for seconds while the player plays on. ``path`` is a
-// function, read when the request goes (after the earlier answers are on the table).
+// function, read when the request goes (after the earlier answers are on the table); null:
+// send nothing after all (answers null).
 export function beside(method, path, body) {
   return tracked(queue.then(() => new Promise((resolve) => { setTimeout(resolve, 0); }))
-    .then(() => api(method, path(), body)));
+    .then(() => {
+      const p = path();
+      return p === null ? null : api(method, p, body);
+    }));
 }

@@ -43,7 +43,7 @@ function guarded(path) {
   const g = state.game;
   const solving = state.solving;
   if (!solving || !g || g.id !== solving.id) return path;
-  solving.stopped = true;
+  solving.stopped = solving.stopped || "played";
   return `${path}?at=${g.version}`;
 }
 
@@ -100,8 +100,12 @@ function select(from, count, quiet) {
   announce(`Picked ${what(from, count)} from ${pileName(from)}. It can go to ${targets.join(", ")}.`);
 }
 
+// Esc: the picked cards are put back; with none picked, a Solve thinking is stopped.
 export function cancel(say) {
-  if (!state.sel) return;
+  if (!state.sel) {
+    if (say) stopSolve();
+    return;
+  }
   state.sel = null;
   highlight();
   if (say) announce("Cancelled.");
@@ -218,6 +222,15 @@ function sleep(ms) {
   return new Promise((resolve) => { setTimeout(resolve, ms); });
 }
 
+// Stop the Solve thinking, if one is: the server stops it and its answer is then a refusal.
+function stopSolve() {
+  const solving = state.solving;
+  if (!solving || solving.stopped) return;
+  solving.stopped = "asked";
+  say("Stopping Solve…", here());
+  api("DELETE", `/api/games/${solving.id}/solve`).catch(() => undefined);
+}
+
 export function replaying() {
   return replay !== null;
 }
@@ -226,25 +239,30 @@ export function skipReplay() {
   if (replay) replay.skip = true;
 }
 
-// Solve goes beside the queue, so the player may play on while it thinks (which stops it).
+const STOPPED = { played: "Solve stopped: you played on.", asked: "Solve stopped." };
+
+// Solve goes beside the queue, so the player may play on while it thinks (which stops it);
+// asked again while it thinks (the button then says Stop), it stops.
 export async function solve() {
   const g = state.game;
-  if (!g || replay || state.solving || g.status !== "in play") return;
+  if (state.solving) { stopSolve(); return; }
+  if (!g || replay || g.status !== "in play") return;
   clearHints();
-  const solving = { id: g.id, stopped: false };
+  const solving = { id: g.id, stopped: "" };
   state.solving = solving;
   updateControls();
-  say("Solving… (play on to stop it)", here());
+  say("Solving… (play on, or Stop, to stop it)", here());
   let data = null;
   try {
     // the version once the player's earlier acts are answered (that of the game asked about)
     const at = () => (state.game && state.game.id === g.id ? state.game : g).version;
-    data = await beside("POST", () => `/api/games/${g.id}/solve?at=${at()}`);
+    data = await beside("POST", () => (solving.stopped ? null : `/api/games/${g.id}/solve?at=${at()}`));
   } catch (e) {
-    if (state.game && state.game.id === g.id) {
-      if (solving.stopped) say("Solve stopped: you played on.", here());
-      else showError(e.message);
-    }
+    if (state.game && state.game.id === g.id && !solving.stopped) showError(e.message);
+  }
+  if (!data && solving.stopped && state.game && state.game.id === g.id) {
+    say(STOPPED[solving.stopped], here());
+    announce(STOPPED[solving.stopped]);
   }
   state.solving = null;
   updateControls();

@@ -15,7 +15,9 @@ export function updateControls() {
   $("restart").disabled = !g || !g.moves.length;
   $("hint").disabled = !inPlay;
   $("auto-finish").disabled = !inPlay;
-  $("solve").disabled = !inPlay || Boolean(state.solving);
+  const solving = Boolean(state.solving); // the button stops it
+  $("solve").disabled = !inPlay && !solving;
+  $("solve").textContent = solving ? "Stop" : "Solve";
   $("move-count").textContent = g ? plural(g.moves.length, "move") : "";
   if (!g) return;
   const deal = g.daily ? `daily deal of ${g.daily}` : g.number ? `deal ${g.number}` : "your deal";
