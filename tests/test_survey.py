@@ -36,7 +36,7 @@ from thirteen.survey import (
     todo_deals,
 )
 from thirteen.variants import GAMES
-from thirteen.workers import Row, solver_version
+from thirteen.workers import Row, local_cluster, solver_version, worker_pool
 
 # A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
 # 5000 nodes give solved, unsolvable and unknown deals, in about two seconds.
@@ -275,6 +275,21 @@ def test_dask_local_cluster_stores_the_same_rows(
     resumed = survey(GAME, DEALS, db, engine="dask", workers=2, processes=False, **BUDGET)
     assert resumed.stored_before == 12 and resumed.solved_now == 28
     assert stored(db) == reference
+
+
+def test_a_surveys_worker_processes_yield_the_machine() -> None:
+    """A survey is background work: the processes of its pool and of its local Dask cluster
+    run in the idle scheduling class, so that a server or a player on the same machine goes
+    first; the survey's own process is not lowered."""
+    with worker_pool(1) as pool:
+        assert pool.apply(os.sched_getscheduler, (0,)) == os.SCHED_IDLE
+    cluster, client = local_cluster(1)
+    try:
+        assert set(client.run(os.sched_getscheduler, 0).values()) == {os.SCHED_IDLE}
+    finally:
+        client.close()
+        cluster.close()
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE
 
 
 # ---- the Calculation family -----------------------------------------------------------------

@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import multiprocessing
+import multiprocessing.pool
 import queue
 import signal
 import socket
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .game import new_state
+from .priority import lower_priority
 from .variants import Variant, get_variant
 
 Row = dict[str, Any]
@@ -110,9 +112,19 @@ def solve_deal(task: Task) -> Row:
     return row
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the coordinator, which stops them."""
+def worker_pool(workers: int) -> multiprocessing.pool.Pool:
+    """A pool of ``workers`` processes that yield the machine (`_pool_worker`); forkserver, so
+    that they are not forks of this process and its threads (the progress bar)."""
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return ctx.Pool(workers, initializer=_pool_worker)
+
+
+def _pool_worker() -> None:
+    """A pool worker leaves Ctrl-C to the coordinator, which stops it, and yields the machine
+    to any other work (`priority`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lower_priority()
 
 
 
@@ -137,10 +149,7 @@ def run_pool(tasks: Iterable[Task], on_result: OnResult, on_error: OnError,
              workers: int) -> None:
     """Solve the deals on ``workers`` processes; at most 2 per worker are queued at a time."""
     pending: queue.Queue[tuple[Task, Row | BaseException]] = queue.Queue()
-    # forkserver: the workers are not forks of this process and its threads (the progress bar)
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ctx.Pool(workers, initializer=_ignore_sigint)
+    pool = worker_pool(workers)
     in_flight = 0
     todo = iter(tasks)
     try:
@@ -194,6 +203,19 @@ def dask_client(scheduler: str) -> Any:
         log.setLevel(level)
 
 
+def local_cluster(workers: int, processes: bool = True) -> tuple[Any, Any]:
+    """A Dask `LocalCluster` of ``workers`` and its client; its worker processes yield the
+    machine, as a pool's do (threads of this process are left as they are)."""
+    dist: Any = import_module("distributed")
+    # its HTTP server on any free port: one on Dask's 8787 (another cluster's) is no clash
+    cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                                dashboard_address=":0", silence_logs=logging.ERROR)
+    client = dist.Client(cluster)
+    if processes:
+        client.run(lower_priority)
+    return cluster, client
+
+
 def run_dask(tasks: Iterable[Task], on_result: OnResult, on_error: OnError, workers: int,
              client: Any = None, processes: bool = True) -> None:
     """Solve the deals on a Dask cluster (``client``'s, `dask_client`, or a `LocalCluster` of
@@ -202,11 +224,7 @@ def run_dask(tasks: Iterable[Task], on_result: OnResult, on_error: OnError, work
 
     cluster: Any = None
     if client is None:
-        # its HTTP server on any free port: one on Dask's 8787 (another cluster's) is no clash
-        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                    processes=processes, dashboard_address=":0",
-                                    silence_logs=logging.ERROR)
-        client = dist.Client(cluster)
+        cluster, client = local_cluster(workers, processes)
     futures: dict[Any, Task] = {}
     try:
         todo = iter(tasks)

@@ -12,9 +12,7 @@ besides, so they never wait behind a hint.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -22,6 +20,8 @@ from typing import Any, TypeVar
 
 import anyio
 import anyio.to_process
+
+from ..priority import lower_priority
 
 log = logging.getLogger("thirteen.web")
 
@@ -31,7 +31,6 @@ MEMORY = 100_000  # players whose last turn is remembered
 
 Worker = Callable[..., Awaitable[Any]]  # runs fn(*args) off the event loop
 
-NICE = 19  # the lowest priority where the idle scheduling class is not to be had
 #: Wall-clock seconds a job may run. Its budget counts CPU time, and at the lowest priority a
 #: machine kept busy by other work may give it none: past this its process is stopped and the
 #: answer is 503 (busy), not a verdict, and not a request that never ends.
@@ -64,17 +63,6 @@ def _in_worker(fn: Callable[..., T], *args: object) -> T:
         _worker_ready = True
         lower_priority()
     return fn(*args)
-
-
-def lower_priority() -> None:
-    """Put this process in Linux's idle scheduling class, where any other process that wakes
-    takes the core at once (a nice-19 process may finish its time slice first; the moves'
-    p99 under load, docs/benchmarks.md); elsewhere, nice 19."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        with contextlib.suppress(OSError):
-            os.nice(NICE)
 
 
 class Busy(Exception):
