@@ -254,9 +254,10 @@ export async function solve() {
   say("Solving… (play on, or Stop, to stop it)", here());
   let data = null;
   try {
-    // the version once the player's earlier acts are answered (that of the game asked about)
-    const at = () => (state.game && state.game.id === g.id ? state.game : g).version;
-    data = await beside("POST", () => (solving.stopped ? null : `/api/games/${g.id}/solve?at=${at()}`));
+    // sent once the player's earlier acts are answered, with the version they left; not at
+    // all if Solve was stopped meanwhile or another game is on the table
+    data = await beside("POST", () => (solving.stopped || !state.game || state.game.id !== g.id
+      ? null : `/api/games/${g.id}/solve?at=${state.game.version}`));
   } catch (e) {
     if (state.game && state.game.id === g.id && !solving.stopped) showError(e.message);
   }
