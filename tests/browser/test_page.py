@@ -142,6 +142,19 @@ def test_messages_belong_to_a_position_and_a_second_tab_catches_up(page: Any, se
     other.evaluate("() => window.dispatchEvent(new Event('focus'))")
     wait_ply(other, 2)
     assert cards(other, "fH") == ["AH", "2H"]
+    # Quick presses all count: each act goes with the version the one before it left.
+    page.keyboard.press("u")
+    page.keyboard.press("u")
+    wait_ply(page, 0)
+    page.keyboard.press("r")
+    wait_ply(page, 1)
+    # The second tab has not looked since: its undo, chosen at move 2, is refused and it
+    # catches up, where played it would have taken the game back to the deal.
+    other.keyboard.press("u")
+    other.locator("#message", has_text="played on elsewhere").wait_for()
+    assert "Nothing was done" in other.inner_text("#message")
+    wait_ply(other, 1)
+    assert len(api(page, f"/api/games/{game_id(page)}")["moves"]) == 1
     other.close()
 
 

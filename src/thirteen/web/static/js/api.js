@@ -40,20 +40,25 @@ function tracked(p) {
   });
 }
 
+// ``path``: a string, or a function read when the request goes, once the answers before it are
+// on the table (an act then carries the version they left); null from it: send nothing after
+// all (answers null).
 export function queued(method, path, body) {
-  const p = queue.then(() => api(method, path, body));
+  const p = queue.then(() => sent(method, path, body));
   queue = p.catch(() => undefined);
   return tracked(p);
 }
 
 // A request sent once those queued before it are answered, which the ones after it do not
-// wait for: Solve, which may think for seconds while the player plays on. ``path`` is a
-// function, read when the request goes (after the earlier answers are on the table); null:
-// send nothing after all (answers null).
+// wait for: Solve, which may think for seconds while the player plays on.
 export function beside(method, path, body) {
-  return tracked(queue.then(() => new Promise((resolve) => { setTimeout(resolve, 0); }))
-    .then(() => {
-      const p = path();
-      return p === null ? null : api(method, p, body);
-    }));
+  return tracked(queue.then(() => sent(method, path, body)));
+}
+
+async function sent(method, path, body) {
+  if (typeof path === "string") return api(method, path, body);
+  // the earlier answer's own handlers run first (they are microtasks; this waits a task)
+  await new Promise((resolve) => { setTimeout(resolve, 0); });
+  const p = path();
+  return p === null ? null : api(method, p, body);
 }

@@ -9,10 +9,10 @@ import { showDaily, showGames, showRules, showStats } from "./dialogs.js";
 import { $, announce, el, say, squeeze } from "./draw.js";
 import { bindInput } from "./input.js";
 import {
-  cancel, drop, here, hint, home, pick, replaying, send, setGame, showError, skipReplay, solve,
-  step,
+  cancel, catchUp, drop, here, hint, home, pick, replaying, send, setGame, showError, skipReplay,
+  solve, step,
 } from "./play.js";
-import { acted, positionKey, state, variantOf } from "./state.js";
+import { acted, state, variantOf } from "./state.js";
 import { setTimerHidden, tick } from "./status.js";
 
 const POLL = 15000; // ms: how often an open page checks that no other tab moved its game on
@@ -176,16 +176,9 @@ async function route() {
 
 // Another tab (or window) may have played on: check when this one comes back into view, and
 // now and then while it is in view.
-async function refresh() {
-  const g = state.game;
-  if (!g || document.hidden || replaying() || state.solving || search) return;
-  let data = null;
-  try { data = await queued("GET", `/api/games/${g.id}`); } catch (e) { return; }
-  if (state.game !== g) return; // the player acted meanwhile: their answer is newer
-  if (positionKey(data) !== positionKey(g) || data.redo !== g.redo || data.result !== g.result) {
-    setGame(data, { quiet: true });
-    announce("This game was played on elsewhere: showing where it is now.");
-  }
+function refresh() {
+  if (!state.game || document.hidden || replaying() || state.solving || search) return;
+  catchUp(false);
 }
 
 // ---- the buttons and the keys ----------------------------------------------------------------

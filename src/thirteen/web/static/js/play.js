@@ -32,19 +32,41 @@ export async function send(method, path, body) {
     return await queued(method, path, body);
   } catch (e) {
     showError(e.message);
+    if (e.status === 409) await catchUp(true);
     return null;
   }
 }
 
-// While Solve thinks the player may play on. An act then carries the version of the game it
-// was chosen in, so the server refuses it if Solve's line came first, and refuses Solve's line
-// if the act came first: never both, and nothing is played in a position it was not meant for.
+// Another tab (or window) may have played on: show where the game is now. ``refused``: an act
+// of this page was refused for it, so it says that nothing was done.
+export async function catchUp(refused) {
+  const g = state.game;
+  if (!g) return;
+  let data = null;
+  try { data = await queued("GET", `/api/games/${g.id}`); } catch (e) { return; }
+  if (state.game !== g) return; // the player acted meanwhile: their answer is newer
+  if (positionKey(data) !== positionKey(g) || data.redo !== g.redo || data.result !== g.result) {
+    setGame(data, { quiet: true });
+    const words = "This game was played on elsewhere: showing where it is now."
+      + (refused ? " Nothing was done." : "");
+    if (refused) say(words, here());
+    announce(words);
+  }
+}
+
+// An act carries the version of the game it is played on, and the server refuses it (409,
+// nothing done) once the game has changed: another tab played on, or Solve's line came first.
+// The version is read when the act goes, after this page's earlier acts are answered, so quick
+// clicks all count. While Solve thinks it is the version the act was chosen in, and the act
+// stops Solve: of the act and Solve's line, never both are played.
 function guarded(path) {
   const g = state.game;
   const solving = state.solving;
-  if (!solving || !g || g.id !== solving.id) return path;
-  solving.stopped = solving.stopped || "played";
-  return `${path}?at=${g.version}`;
+  if (solving && g && g.id === solving.id) {
+    solving.stopped = solving.stopped || "played";
+    return `${path}?at=${g.version}`;
+  }
+  return () => (state.game && state.game.id === g.id ? `${path}?at=${state.game.version}` : null);
 }
 
 // ``opts``: push (a new entry in the browser's history), moved (piles to mark), quiet (do not
