@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from thirteen.deal import parse_board
+from thirteen.session import Session
 from thirteen.store import Store
 from thirteen.variants import GAMES
 
@@ -83,6 +85,31 @@ def test_plain_play_with_a_database_keeps_the_same_lifecycle(tmp_path: Path) -> 
     assert "refused" not in again.stdout and "Resumed deal 10 after 1 moves." in resumed.stdout
     refused = run("play", "castles-in-spain", "--plain", "--difficulty", "easy", stdin="q\n")
     assert refused.returncode == 2 and "not rated" in refused.stderr
+
+
+def test_plain_play_never_writes_over_a_game_played_on_elsewhere(tmp_path: Path) -> None:
+    """Two terminals on one game: this one's move, chosen before the other took a move back,
+    is refused and this one shows the game as stored; its next move is kept."""
+    db = tmp_path / "play.sqlite3"
+    store = Store(db)
+    proc = subprocess.Popen([sys.executable, "-m", "thirteen.cli", "play", "bakers-dozen", "9",
+                             "--plain", "--db", str(db)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None
+    proc.stdin.write("c2-f\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not (latest := store.latest_game("local", "bakers-dozen")) or not latest[1].moves:
+        assert time.monotonic() < deadline, "the first move was never saved"
+        time.sleep(0.05)
+    game_id = latest[0]
+    other = Session.load(store, "local", game_id)
+    other.game.undo()  # the other terminal takes c2-f back
+    other.commit()
+    out, err = proc.communicate("c4-f\nc2-f\nq\n", timeout=60)
+    assert proc.returncode == 0
+    assert "played on elsewhere" in err and "refused" not in out
+    assert [str(m) for m in store.load_game("local", game_id).moves] == ["c2-f"]
 
 
 def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:

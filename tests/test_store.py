@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from thirteen.game import Game
-from thirteen.store import SCHEMA_VERSION, Store
+from thirteen.session import PlayedElsewhere, Session
+from thirteen.store import SCHEMA_VERSION, Stale, Store
 from thirteen.variants import GAMES
 
 LINE = ["c2-f", "c4-f", "c6-f", "c6-f", "c4-f", "c6-f", "c1-c3"]  # Baker's Dozen deal 9
@@ -296,3 +297,26 @@ def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
         c.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(ValueError, match="newer"):
         Store(path)
+
+
+def test_a_game_played_on_elsewhere_is_never_written_over(tmp_path: Path) -> None:
+    """Two processes on one game (two terminals, say): the second to save is refused, writes
+    nothing and takes the game as stored, so neither loses the other's moves."""
+    path = tmp_path / "shared.sqlite3"
+    first = Session.start(Store(path), "local", Game.new("bakers-dozen", 9))
+    assert first.id is not None
+    second = Session.load(Store(path), "local", first.id)
+    first.game.push(LINE[0])
+    first.commit()
+    second.game.push(LINE[0])  # the same move, from the position it read
+    with pytest.raises(PlayedElsewhere, match="played on elsewhere"):
+        second.commit()
+    stored = Store(path).load_game("local", first.id)
+    assert [str(m) for m in stored.moves] == LINE[:1]
+    assert second.game.state == stored.state and second.version == first.version
+    second.game.push(LINE[1])  # in step again: its next move is kept
+    second.commit()
+    assert [str(m) for m in Store(path).load_game("local", first.id).moves] == LINE[:2]
+    with pytest.raises(Stale):
+        Store(path).save("local", played(LINE[:3]), first.id, version=first.version)
+    assert len(Store(path).load_game("local", first.id).moves) == 2

@@ -18,6 +18,7 @@ from thirteen.cards import Card, full_deck
 from thirteen.deal import Layout
 from thirteen.game import Game, start_state
 from thirteen.packer import PackerState
+from thirteen.session import Session
 from thirteen.solver import Hint
 from thirteen.solver.services import EASY_NODES
 from thirteen.store import Store
@@ -156,6 +157,24 @@ async def test_resume_after_a_kill(store: Store) -> None:
     again = app_for(store, number=None)
     assert [str(m) for m in again.game.moves] == ["c2-f", "c4-f"]
     assert again.game.number == 9
+
+
+@pytest.mark.asyncio
+async def test_a_game_played_on_in_another_terminal_is_not_written_over(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("b", "b")  # c2-f
+        assert app.session.id is not None
+        other = Session.load(Store(store.path), "local", app.session.id)
+        other.game.undo()  # the other terminal takes the move back
+        other.commit()
+        await pilot.press("d", "d")  # c4-f, chosen where c2-f was played
+        assert "played on elsewhere" in app.message
+        assert not app.game.moves and app.game.state == other.game.state
+        assert not store.load_game("local", app.session.id).moves
+        assert "A♥" not in pile_text(app.screen.query_one("#found-2", PileView))
+        await pilot.press("b", "b")  # in step again: kept
+        assert [str(m) for m in store.load_game("local", app.session.id).moves] == ["c2-f"]
 
 
 @pytest.mark.asyncio

@@ -28,7 +28,7 @@ from .deal import format_board, parse_board, random_number
 from .game import Game, State, start_state
 from .moves import MoveError
 from .rules import describe
-from .session import Session, auto_finish, choose_deal, open_session
+from .session import PlayedElsewhere, Session, auto_finish, choose_deal, open_session
 from .solver import Budget, difficulty, hint, solve, solve_for_me
 from .solver.build import GAIN
 from .text import render
@@ -208,9 +208,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _play_text(session: Session) -> int:
     """Plain play: a command or a move a line from stdin, the board shown after each change."""
-    game = session.game
     show = True
     while True:
+        game = session.game  # another process may have played on (`PlayedElsewhere`)
         if show:
             print(render(game.state.view()))
             status = game.status()
@@ -225,7 +225,11 @@ def _play_text(session: Session) -> int:
         word = COMMAND_LETTERS.get(word, word)
         if word == "q":
             return 0
-        show = _obey(session, word)
+        try:
+            show = _obey(session, word)
+        except PlayedElsewhere as e:
+            print(f"{e}; showing where it is now", file=sys.stderr)
+            show = True
 
 
 def _obey(session: Session, word: str) -> bool:
@@ -243,20 +247,15 @@ def _obey(session: Session, word: str) -> bool:
         return _solve_for_me(session)
     elif word == "m":
         print(" ".join(map(str, game.legal_moves())) or "(none)")
-    elif word in commands:
-        try:
-            commands[word]()
-            session.commit()
-            return True
-        except MoveError as e:
-            print(e)
     elif word:
+        act = commands.get(word) or (lambda: game.push(word))
         try:
-            game.push(word)
-            session.commit()
-            return True
+            act()
         except MoveError as e:
-            print(f"refused: {e}")
+            print(e if word in commands else f"refused: {e}")
+            return False
+        session.commit()
+        return True
     return False
 
 

@@ -21,7 +21,7 @@ end's worker thread; their answers are taken back here on the front end's own th
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
 from . import grades
@@ -29,7 +29,7 @@ from .deal import random_number
 from .game import Game, State
 from .moves import Move, MoveError
 from .solver import Played, Wanted, find_deal, found_message
-from .store import Store
+from .store import Stale, Store
 from .variants import Variant
 
 #: Seconds: a longer pause between two actions counts as this much play.
@@ -46,6 +46,14 @@ EMPTY_STATS: dict[str, Any] = {
 
 class Changed(MoveError):
     """The game moved on while the solver thought: its answer is for another position."""
+
+
+class PlayedElsewhere(Changed):
+    """Another process (a second terminal, another server) played this game on since this
+    one read it: the change was not saved, and the session now holds the game as stored."""
+
+
+PLAYED_ELSEWHERE = "this game was played on elsewhere since it was read: nothing was done"
 
 
 def choose_deal(variant: Variant, number: int | None = None,
@@ -208,12 +216,24 @@ class Session:
         while same < limit and self.stored[same] == game.moves[same]:
             same += 1
         texts = self.texts[:same] + [str(m) for m in game.moves[same:]]
-        self.id, self.version = self.store.save(self.player, game, self.id,
-                                                elapsed=self.elapsed, moves=texts,
-                                                stored=self.texts if self.id else None)
+        try:
+            self.id, self.version = self.store.save(
+                self.player, game, self.id, elapsed=self.elapsed, moves=texts,
+                stored=self.texts if self.id else None,
+                version=self.version if self.id is not None else None)
+        except Stale:
+            self._catch_up()
+            raise PlayedElsewhere(PLAYED_ELSEWHERE) from None
         self.stored, self.texts = list(game.moves), texts
         if self.result is None and game.state.won:
             self._finish(True)
+
+    def _catch_up(self) -> None:
+        """Take the game as stored, in place (front ends hold on to their session)."""
+        assert self.store is not None and self.id is not None
+        stored = Session.load(self.store, self.player, self.id)
+        for f in fields(Session):
+            setattr(self, f.name, getattr(stored, f.name))
 
     def _finish(self, won: bool) -> None:
         if self.store is not None and self.id is not None:

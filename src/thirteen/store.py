@@ -176,6 +176,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+class Stale(Exception):
+    """A game was saved by another process since this one read it (`Store.save`)."""
+
+
 class Store:
     """Players, games, moves and statistics in one SQLite file."""
 
@@ -268,12 +272,16 @@ class Store:
         status: str | None = None,
         moves: list[str] | None = None,
         stored: list[str] | None = None,
+        version: int | None = None,
     ) -> tuple[int, int]:
         """Insert (``game_id`` None) or update a whole game, moves and redo stack included;
         returns (id, version). Only the moves that changed are rewritten. Raises `KeyError`
-        if ``game_id`` is not one of ``player``'s games. Callers that keep games in memory may
-        pass shortcuts: ``status`` (the game's status), ``moves`` (its moves as text) and
-        ``stored`` (the moves known to be stored under ``game_id`` now)."""
+        if ``game_id`` is not one of ``player``'s games, and `Stale`, writing nothing, if
+        ``version`` is given and is no longer the stored one: another process (a second
+        terminal, another server) saved the game since this one read it, and writing over
+        that would lose its moves. Callers that keep games in memory may pass shortcuts:
+        ``status`` (the game's status), ``moves`` (its moves as text) and ``stored`` (the moves
+        known to be stored under ``game_id`` now)."""
         v = game.variant
         status = status if status is not None else game.status()
         texts = moves if moves is not None else [str(m) for m in game.moves]
@@ -300,6 +308,8 @@ class Store:
                     c, "game, number, version", player, game_id)
                 if (name, stored_number) != (v.name, number):
                     raise ValueError(f"game {game_id} is another deal; save it under a new id")
+                if version is not None and version != stored_version:
+                    raise Stale(f"game {game_id} was saved elsewhere since it was read")
                 version = int(stored_version) + 1
                 old = stored if stored is not None else self._stored_moves(c, game_id)
                 c.execute(

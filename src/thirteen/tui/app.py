@@ -12,6 +12,7 @@ wanted difficulty) is the `assist.Assistant`'s.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,7 +26,7 @@ from .. import solver
 from ..game import Game, State
 from ..moves import Move, MoveError
 from ..rules import describe
-from ..session import CONFIRM_LEAVE, auto_finish, new_session, open_session
+from ..session import CONFIRM_LEAVE, PlayedElsewhere, auto_finish, new_session, open_session
 from ..store import Store
 from ..variants import GAMES, get_variant
 from .assist import Assistant
@@ -141,7 +142,11 @@ class ThirteenApp(App[None]):
         """The game changed: save it, show it, and end it or check it."""
         self.hint_move = None
         status = self.game.status()
-        self.session.commit()  # a win is counted there, once
+        try:
+            self.session.commit()  # a win is counted there, once
+        except PlayedElsewhere as e:
+            self.caught_up(e)
+            return
         end: EndKind | None = None
         if status == "won" and self.ended != "won":
             end = "won"
@@ -154,6 +159,13 @@ class ThirteenApp(App[None]):
             self.assistant.check()
         else:
             self.show_end(end)
+
+    def caught_up(self, why: PlayedElsewhere) -> None:
+        """Another process (a second terminal) played this game on: the session holds the
+        game as stored now; show it."""
+        self.selection, self.hint_move, self.ended = None, None, None
+        self.position = self.game.state
+        self.say(f"{why}. Showing where it is now.", "error")
 
     def show_end(self, kind: EndKind, detail: str = "") -> None:
         text = end_text(kind, self.game, self.stats(), self.elapsed(), self.session.assisted,
@@ -170,7 +182,8 @@ class ThirteenApp(App[None]):
     async def action_quit(self) -> None:
         """Quit; the game in progress is saved (it was after every move; this keeps the time)."""
         if self.game.status() == "in play":
-            self.session.commit()
+            with contextlib.suppress(PlayedElsewhere):  # the other process has the game
+                self.session.commit()
         self.exit()
 
     def on_mount(self) -> None:

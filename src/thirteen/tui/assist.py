@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .. import solver
 from ..game import Game, State
 from ..moves import Move
-from ..session import Changed, choose_deal
+from ..session import Changed, PlayedElsewhere, choose_deal
 from ..verdicts import Known, Verdicts
 from .places import FOUNDATION_KINDS
 from .words import move_words
@@ -117,6 +117,9 @@ class Assistant:
             return
         try:
             played = app.session.take_solve(asked, answer)
+        except PlayedElsewhere as e:
+            app.caught_up(e)
+            return
         except Changed:
             return  # the position changed meanwhile
         if not played:

@@ -163,9 +163,13 @@ class Server:
             raise
 
     def commit(self, s: Session) -> None:
-        """Write the session's game to the store (before any answer is sent); count a win."""
+        """Write the session's game to the store (before any answer is sent); count a win.
+        409, nothing written, if another process saved the game since it was read."""
         with self.changing(s):
-            s.commit()
+            try:
+                s.commit()
+            except lifecycle.PlayedElsewhere as e:
+                raise HTTPException(409, str(e)) from None
         self.stop_solves(s)
 
     @staticmethod
