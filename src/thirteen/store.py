@@ -304,13 +304,7 @@ class Store:
                 old: list[str] = []
                 version = 0
             else:
-                name, stored_number, stored_version = self._owned(
-                    c, "game, number, version", player, game_id)
-                if (name, stored_number) != (v.name, number):
-                    raise ValueError(f"game {game_id} is another deal; save it under a new id")
-                if version is not None and version != stored_version:
-                    raise Stale(f"game {game_id} was saved elsewhere since it was read")
-                version = int(stored_version) + 1
+                version = self._next_version(c, player, game_id, (v.name, number), version)
                 old = stored if stored is not None else self._stored_moves(c, game_id)
                 c.execute(
                     "UPDATE games SET options = ?, status = ?, updated = ?, redo = ?,"
@@ -324,6 +318,19 @@ class Store:
                 c.execute("UPDATE games SET finished = COALESCE(finished, ?) WHERE id = ?",
                           (now, game_id))
         return game_id, version
+
+    @classmethod
+    def _next_version(cls, c: sqlite3.Connection, player: str, game_id: int,
+                      deal: tuple[str, str | None], read: int | None) -> int:
+        """The version a save of ``game_id`` writes, once it is known that it may: the game is
+        ``player``'s and of this ``deal`` (`ValueError`), and still at the version ``read``
+        where one is given (`Stale`)."""
+        name, number, version = cls._owned(c, "game, number, version", player, game_id)
+        if (name, number) != deal:
+            raise ValueError(f"game {game_id} is another deal; save it under a new id")
+        if read is not None and read != version:
+            raise Stale(f"game {game_id} was saved elsewhere since it was read")
+        return int(version) + 1
 
     @staticmethod
     def _rewrite_moves(c: sqlite3.Connection, game_id: int, old: list[str], texts: list[str],
