@@ -177,8 +177,7 @@ async function route() {
 // Another tab (or window) may have played on: check when this one comes back into view, and
 // now and then while it is in view.
 function refresh() {
-  if (!state.game || document.hidden || replaying() || state.solving || search) return;
-  catchUp(false);
+  if (!document.hidden && !search) catchUp(false);
 }
 
 // ---- the buttons and the keys ----------------------------------------------------------------

@@ -38,10 +38,11 @@ export async function send(method, path, body) {
 }
 
 // Another tab (or window) may have played on: show where the game is now. ``refused``: an act
-// of this page was refused for it, so it says that nothing was done.
+// of this page was refused for it, so it says that nothing was done. Not while Solve thinks or
+// its line is shown: the game then changes under this page's own hand.
 export async function catchUp(refused) {
   const g = state.game;
-  if (!g) return;
+  if (!g || replay || state.solving) return;
   let data = null;
   try { data = await queued("GET", `/api/games/${g.id}`); } catch (e) { return; }
   if (state.game !== g) return; // the player acted meanwhile: their answer is newer
