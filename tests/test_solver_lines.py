@@ -140,6 +140,7 @@ def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> N
     position one move from the start marked lost, a deal they win otherwise is not won, and
     they stop at once; with an unrelated hash marked, the same seed wins as before."""
     from thirteen.solver.packer import _Search, nested
+    from thirteen.solver.packer.hashes import Hashes
     from thirteen.solver.packer.probes import _play
 
     state = new_state(get_variant("good-measure"), 4)
@@ -147,14 +148,15 @@ def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> N
     s = _Search(state, Budget(), probe=True)
     assert s.start() is None
     moves = s.moves()
-    first: set[int] = set()
+    first, unrelated = Hashes(), Hashes()
     for m in moves:
         mark = _play(s, m)
         first.add(hash(s.key()))
         s.take_back(mark)
+    unrelated.add(12345)
     seed = next(n for n in range(1, 50)
                 if nested(state, Budget(), Clock(Budget()), n, 60_000) is not None)
-    again = nested(state, Budget(), Clock(Budget()), seed, 60_000, None, {12345})
+    again = nested(state, Budget(), Clock(Budget()), seed, 60_000, None, unrelated)
     assert again is not None and again[0] == "solved"
     clock = Clock(Budget())
     assert nested(state, Budget(), clock, seed, 60_000, None, first) is None

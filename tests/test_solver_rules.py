@@ -166,6 +166,48 @@ def run_split(state: PackerState, budget: Budget) -> tuple[Split, Line]:
     return split, found
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3) | st.integers(0, 64),
+                max_size=300))
+def test_hashes_hold_what_a_set_holds(values: list[int]) -> None:
+    """The frontier search's set of hashes answers as a `set` of them (0 and 1 made one,
+    as documented), through its doublings."""
+    from thirteen.solver.packer.hashes import Hashes
+
+    h, plain = Hashes(), set()
+    for v in values:
+        h.add(v)
+        plain.add(v or 1)
+        assert len(h) == len(plain)
+    for v in [*values, *range(-5, 70), 2**63 - 1, -(2**63)]:
+        assert (v in h) == ((v or 1) in plain)
+
+
+def test_hashes_hold_no_more_memory_than_they_say() -> None:
+    """What `Hashes.held` says its slots may take before some more hashes go in bounds what
+    they take, through doublings to 2**17 slots (tracemalloc sees the slots' memory)."""
+    import tracemalloc
+
+    from thirteen.solver.packer.hashes import Hashes
+
+    rng = random.Random(5)
+    batches = [[rng.getrandbits(64) - 2**63 for _ in range(1000)] for _ in range(90)]
+    h = Hashes()
+    tracemalloc.start()
+    try:
+        for batch in batches:
+            slots = (h.mask + 1) * 8
+            others = tracemalloc.get_traced_memory()[0] - slots
+            most = h.held(len(batch))
+            tracemalloc.reset_peak()
+            for v in batch:
+                h.add(v)
+            assert tracemalloc.get_traced_memory()[1] - others <= most + 4096
+    finally:
+        tracemalloc.stop()
+    assert h.mask + 1 == 2**17 and len(h) == 90_000
+
+
 def test_the_frontier_search_proves_only_lost_positions_lost() -> None:
     """The frontier search (`Split`) against plain search through the engine, on small random
     positions of the games it runs in: its lines replay to a win, and when it has proved

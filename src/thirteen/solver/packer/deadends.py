@@ -13,6 +13,7 @@ from ...packer import PackerState
 from ..common import Budget, key_bytes, table_bytes
 from ..relaxed import QUESTION_LIMIT, Counted
 from .encoding import HOST_STRIDE
+from .hashes import Hashes
 from .ordering import Ordering
 from .tuning import STUCK_LIMIT, STUCK_SLOT_BYTES
 
@@ -37,7 +38,7 @@ class DeadEnds(Ordering):
         self.counted: Counted | None = None
         # the hashes of the keys the frontier search proved lost (`Split.lost`), which the
         # rollouts do not enter either (`closed`); a collision only hides a line
-        self.lost: set[int] = set()
+        self.lost = Hashes()
 
     def dead(self) -> bool:
         """True if no winning line can remain (rule D1 of docs/solver.md).
@@ -188,7 +189,7 @@ class DeadEnds(Ordering):
         """Whether the position after move ``m`` (`changed`), its key ``k``, is a proved
         dead end, by rule D1, by the frontier search (`lost`) or, if the move changed what
         it reads, rule D4: what the rollouts never enter."""
-        return ((bool(self.lost) and hash(k) in self.lost)  # the key's hash is cached: first
+        return ((self.lost.count > 0 and self.lost.has(hash(k)))  # the key's hash is cached: first
                 or (self.dead_check and self.dead())
                 or (self.counted is not None and self.changed(m, mark) and self.hopeless()))
 

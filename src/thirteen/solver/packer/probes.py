@@ -17,6 +17,7 @@ from ..clock import Clock
 from ..common import Budget, Verdict, table_bytes
 from ..relaxed import Counted
 from .encoding import MOVE_BITS, MOVE_MASK, IMove, Snapshot, unpack
+from .hashes import Hashes
 from .search import _Search
 from .tuning import BEAM_NOISE, BEAM_POSITION_BYTES, PLAYOUT_MOVES, PROBE_NOISE, WIN
 
@@ -106,7 +107,7 @@ def _layer(s: _Search, snaps: list[Snapshot], row: vec[i64]) -> list[Snapshot]:
 
 def nested(state: PackerState, budget: Budget, clock: Clock, seed: int, stop: int,
            counted: Counted | None = None,
-           lost: set[int] | None = None) -> tuple[Verdict, list[IMove], str] | None:
+           lost: Hashes | None = None) -> tuple[Verdict, list[IMove], str] | None:
     """A nested rollout search of level 1 from ``state`` (Cazenave's nested Monte Carlo
     search): in each position every move is tried with a `_playout` after it, the move
     that starts the best line found so far is played, and so on. A solution, or None when

@@ -11,16 +11,16 @@ from mypy_extensions import i64
 
 from ...packer import PackerState
 from ..clock import Clock
-from ..common import Budget, Verdict, table_bytes
+from ..common import Budget, Verdict
 from ..relaxed import Counted, fits
 from .encoding import MOVE_MASK, IMove, Snapshot, unpack
+from .hashes import Hashes
 from .probes import replay
 from .search import _Search
 from .tuning import (
     SPLIT_FIRST_CAP,
     SPLIT_FRONTIER,
     SPLIT_GROWTH,
-    SPLIT_HASH_BYTES,
     SPLIT_INDEX_BYTES,
 )
 
@@ -49,7 +49,7 @@ class Split:
         self.search = s
         self.state = state
         self.budget = budget
-        self.lost: set[int] = set()  # hashes of the keys of positions proved lost
+        self.lost = Hashes()  # hashes of the keys of positions proved lost
         self.frontier: list[Snapshot] = []
         self.chains: list[list[int]] = []  # the moves from the start to each frontier position
         self.alive: list[int] = []  # the frontier positions to search this round, in order
@@ -102,7 +102,7 @@ class Split:
         memo)."""
         s = self.search
         memo = s.counted.held() if s.counted is not None else 0
-        return table_bytes(self.lost, SPLIT_HASH_BYTES, s.clock.every) + s.stuck_bytes + memo
+        return self.lost.held(s.clock.every) + s.stuck_bytes + memo
 
     def step(self) -> tuple[Verdict, list[IMove], str] | None:
         """Search the next frontier position of this round up to the round's cap; a line if
@@ -123,7 +123,7 @@ class Split:
         found = self._search(i)
         if found is not None:
             return found
-        if hash(self.search.key()) not in self.lost:
+        if not self.lost.has(hash(self.search.key())):
             met = self.search.clock.nodes - before
             self.open.append(((len(self.lost) - known) * 1000 // max(met, 1), i))
         return None
@@ -133,7 +133,7 @@ class Split:
         s = self.search
         s.load(self.frontier[i])
         root = s.key()
-        if hash(root) in self.lost:
+        if self.lost.has(hash(root)):
             return b""
         before = s.stuck_nodes  # rule D3 here only: inside, it costs more than it cuts
         cut = s.dead() or (s.stuck_on and s.stuck()) or s.hopeless()
@@ -176,7 +176,7 @@ class Split:
                     return "solved", line + [unpack(r) for r in s.trail], SPLIT_FOUND
                 k = s.key()
             seen = dfs.index.get(k, -2)
-            if seen != -2 or hash(k) in lost:
+            if seen != -2 or lost.has(hash(k)):
                 if seen >= 0 and seen < dfs.low[top]:
                     dfs.low[top] = seen
                 s.take_back(mark)
@@ -224,7 +224,7 @@ class _Tarjan:
         self.low = append(self.low, len(self.index) - 1)
         self.marks = append(self.marks, mark)
 
-    def leave(self, lost: set[int]) -> i64:
+    def leave(self, lost: Hashes) -> i64:
         """Leave the deepest level, its every move tried: if it is the first position of its
         component, the component closes, lost (`_close`); else what it reached counts for
         the level above. Returns the trail length to take back to."""
@@ -241,7 +241,7 @@ class _Tarjan:
         return mark
 
 
-def _close(here: bytes, tarjan: list[bytes], index: dict[bytes, i64], lost: set[int]) -> None:
+def _close(here: bytes, tarjan: list[bytes], index: dict[bytes, i64], lost: Hashes) -> None:
     """The component of ``here`` closes without a win: all of it is lost (its positions are
     the top of ``tarjan`` down to ``here``)."""
     while True:

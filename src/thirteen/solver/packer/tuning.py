@@ -70,7 +70,6 @@ PLAYOUT_MOVES: Final = 400  # a playout's longest line (winning lines are 80-260
 # ---- memory estimates, bytes ---------------------------------------------------------------
 STUCK_SLOT_BYTES: Final = 64  # a kept D3 position's share of its set's slots (estimated)
 BEAM_POSITION_BYTES: Final = 800  # a layer's position: snapshot and moves found (estimated)
-SPLIT_HASH_BYTES: Final = 32  # a lost position's hash, an int object
 SPLIT_INDEX_BYTES: Final = 200  # a position of a frontier position's own search (estimated)
 # `engine_search`: a position, its key and the states it keeps alive (measured with
 # tracemalloc: about 1,500 on Spanish Patience deal 3 with worry_back, 20,000 positions)
