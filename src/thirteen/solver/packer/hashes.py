@@ -38,16 +38,7 @@ class Hashes:
     def has(self, h: i64) -> bool:
         if h == EMPTY:
             h = 1
-        slots = self.slots
-        mask = self.mask
-        i = h & mask
-        while True:
-            x = slots[i]
-            if x == h:
-                return True
-            if x == EMPTY:
-                return False
-            i = (i + 1) & mask
+        return self.slots[self._slot(h)] == h
 
     def add(self, h: i64) -> None:
         if h == EMPTY:
@@ -68,19 +59,24 @@ class Hashes:
             size *= 2
         return most
 
-    def _put(self, h: i64) -> bool:
-        """Put ``h`` (not `EMPTY`) in its slot; whether it was new."""
+    def _slot(self, h: i64) -> i64:
+        """The slot of ``h`` (not `EMPTY`), or the empty one where it would go."""
         slots = self.slots
         mask = self.mask
         i = h & mask
         while True:
             x = slots[i]
-            if x == h:
-                return False
-            if x == EMPTY:
-                slots[i] = h
-                return True
+            if x in (h, EMPTY):
+                return i
             i = (i + 1) & mask
+
+    def _put(self, h: i64) -> bool:
+        """Put ``h`` (not `EMPTY`) in its slot; whether it was new."""
+        i = self._slot(h)
+        if self.slots[i] == h:
+            return False
+        self.slots[i] = h
+        return True
 
     def _grow(self) -> None:
         old = self.slots
