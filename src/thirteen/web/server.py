@@ -109,11 +109,11 @@ class Server:
         """The player's game (404 if it is not theirs). With ``at``, the version the player
         saw when they chose what they ask: 409 if the game has changed since, so that an act
         chosen in one position is never played in another (as when Solve, thinking while the
-        player plays on, has played its line first)."""
+        player plays on, has played its line first, or another tab has played on)."""
         s = self._session(player, game_id)
         if at is not None and at != s.version:
-            raise HTTPException(409, "the game changed before this arrived (Solve may have "
-                                     "played its line): nothing was done")
+            raise HTTPException(409, "the game changed before this arrived (Solve played its "
+                                     "line, or another tab played on): nothing was done")
         return s
 
     def _session(self, player: str, game_id: int) -> Session:
