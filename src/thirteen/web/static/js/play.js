@@ -67,7 +67,13 @@ function guarded(path) {
     solving.stopped = solving.stopped || "played";
     return `${path}?at=${g.version}`;
   }
-  return () => (state.game && state.game.id === g.id ? `${path}?at=${state.game.version}` : null);
+  return atNow(path, g.id);
+}
+
+// ``path`` with the version of game ``id`` as it is when the request goes; null (send nothing)
+// if another game is on the table by then.
+function atNow(path, id) {
+  return () => (state.game && state.game.id === id ? `${path}?at=${state.game.version}` : null);
 }
 
 // ``opts``: push (a new entry in the browser's history), moved (piles to mark), quiet (do not
@@ -279,8 +285,8 @@ export async function solve() {
   try {
     // sent once the player's earlier acts are answered, with the version they left; not at
     // all if Solve was stopped meanwhile or another game is on the table
-    data = await beside("POST", () => (solving.stopped || !state.game || state.game.id !== g.id
-      ? null : `/api/games/${g.id}/solve?at=${state.game.version}`));
+    const path = atNow(`/api/games/${g.id}/solve`, g.id);
+    data = await beside("POST", () => (solving.stopped ? null : path()));
   } catch (e) {
     if (state.game && state.game.id === g.id && !solving.stopped) showError(e.message);
   }
