@@ -9,8 +9,8 @@ import pytest
 
 from thirteen import data
 from thirteen.cli import main
-from thirteen.odds import page
-from thirteen.report import Figure
+from thirteen.odds import AIM_DEALS, aim_text, deals_for, page
+from thirteen.report import Figure, Section
 from thirteen.variants import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,3 +115,29 @@ def test_a_deal_lost_in_a_looser_game_is_not_won_in_a_stricter_one(looser: str,
 def test_an_estimate_shows_its_two_ends_apart() -> None:
     assert Figure("solver", 12991, 12954, 36, 1).estimate() == "99.715% to 99.723%"
     assert Figure("solver", 10000, 9982, 16, 2).estimate() == "99.82% to 99.84%"
+
+
+def _survey(game: str, solved: int, lost: int, unknown: int) -> Section:
+    verdicts = ["solved"] * solved + ["unsolvable"] * lost + ["unknown"] * unknown
+    return Section(game, "{}", [{"deal": d, "verdict": v, "fair_verdict": None}
+                                for d, v in enumerate(verdicts, 1)])
+
+
+def test_the_aim_names_each_survey_that_falls_short_and_what_it_lacks() -> None:
+    n = AIM_DEALS
+    met = _survey("bakers-dozen", n - 300, 300, 0)  # 99.7%: ± 0.03%
+    unknown = _survey("good-measure", 91_000, 8_000, n - 99_000)  # 91% to 92%: ± 0.67%
+    near_half = _survey("bisley", 84_000, n - 84_000, 0)  # ± 0.23%, every deal decided
+    few = _survey("calculation", 10_000, 0, 0)
+    text = aim_text([met, unknown, near_half, few])
+    assert "1 of the 4 surveys above meet it" in text
+    assert "`bakers-dozen`" not in text
+    assert "`good-measure` (1,000 unknown, ± 0.67%)" in text
+    assert f"`bisley` (± 0.23%: about {deals_for(0.84):,} deals would give it)" in text
+    assert "`calculation` (10,000 of 100,000 deals)" in text
+    assert aim_text([met]).endswith("Every survey above meets it.")
+    # more deals narrow the interval to the aim: the count given is enough, and not far over
+    bigger = _survey("bisley", 84 * deals_for(0.84) // 100, 16 * deals_for(0.84) // 100, 0)
+    smaller = _survey("bisley", 84 * (deals_for(0.84) - 4000) // 100,
+                      16 * (deals_for(0.84) - 4000) // 100, 0)
+    assert "bisley" not in aim_text([bigger]) and "bisley" in aim_text([smaller])

@@ -6,7 +6,9 @@ that are filled from the data:
 
 - ``{{table}}``: the table of every surveyed game and option set; ``{{games}}``: a section for
   each (budget, solver, command, the deals proved unwinnable, difficulty grades);
-  ``{{not-surveyed}}``: a sentence naming the games the data do not have yet, if any.
+  ``{{not-surveyed}}``: a sentence naming the games the data do not have yet, if any;
+  ``{{aim}}``: which surveys meet the data's aim (`AIM_DEALS` deals, an interval of
+  ± `AIM_HALF_WIDTH` or narrower) and what each of the others lacks.
 - ``{{STEM:FIELD}}``, STEM a data file's name without ``.csv.gz``: ``deals``, ``range``,
   ``solved``, ``unsolvable``, ``unknown``, ``winnable``, ``interval``, ``low`` (the interval's
   lower bound), ``lost`` (the deals proved unwinnable, or a link to their list when long),
@@ -18,17 +20,22 @@ A placeholder the data cannot fill is an error, not a blank: the page is never h
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 from . import data, grades
-from .report import Section, format_table, pct, seconds_text, sections
+from .report import Z95, Section, format_table, pct, seconds_text, sections
 from .variants import GAMES
 
 TEMPLATE = Path(__file__).with_name("odds.md.in")
 #: Lists of deals longer than this are linked, not written out.
 LONGEST_LIST = 40
+#: The data's aim for every game and option set: deals 1 to this, every one decided, so that
+#: each interval is within ± `AIM_HALF_WIDTH` (unknown deals widen it: *How to read the tables*).
+AIM_DEALS = 100_000
+AIM_HALF_WIDTH = 0.002
 _PLACEHOLDER = re.compile(r"\{\{([a-z0-9.:-]+)\}\}")
 
 
@@ -40,6 +47,39 @@ def not_surveyed(surveyed: set[str], folder: str) -> str:
     return (f"Not yet in the data: {missing}. Their figures will appear here once surveyed "
             f"into `{folder}/`; until then `thirteen survey GAME --deals 1-10000 --data "
             f"{folder}` measures them.")
+
+
+def aim_text(secs: list[Section]) -> str:
+    """Which surveys meet the aim (`AIM_DEALS` deals, every one decided, an interval within
+    ± `AIM_HALF_WIDTH`), and what each of the others still lacks, so that the page says how
+    far the data are from it."""
+    short = []
+    for s in secs:
+        f = s.figure()
+        lo, hi = f.interval
+        lacks = [f"{f.deals:,} of {AIM_DEALS:,} deals"] if f.deals < AIM_DEALS else []
+        if f.unknown:
+            lacks.append(f"{f.unknown:,} unknown")
+        if hi - lo > 2 * AIM_HALF_WIDTH:
+            lacks.append(f"± {pct((hi - lo) / 2, 2)}" + (
+                "" if f.unknown else f": about {deals_for(f.low):,} deals would give it"))
+        if lacks:
+            short.append(f"`{data.stem(s.game, s.options)}` ({', '.join(lacks)})")
+    head = (f"The aim: at least deals 1-{AIM_DEALS:,} of every game, every deal decided, each "
+            f"interval within ± {pct(AIM_HALF_WIDTH, 1)} (a game far from 0% and 100% needs "
+            "more deals for that). ")
+    if not short:
+        return head + "Every survey above meets it."
+    return (head + f"{len(secs) - len(short)} of the {len(secs)} surveys above meet it; not "
+            "yet: " + "; ".join(short) + ".")
+
+
+def deals_for(p: float) -> int:
+    """About how many deals an interval within ± `AIM_HALF_WIDTH` takes at winnability ``p``
+    (the normal approximation, which Wilson's interval meets at these sizes), in thousands:
+    a game near 50% needs more than `AIM_DEALS` (Bisley, 84%: about 131,000)."""
+    need = Z95 * Z95 * p * (1 - p) / (AIM_HALF_WIDTH * AIM_HALF_WIDTH)
+    return -(-math.ceil(need) // 1000) * 1000
 
 
 def page(folder: str, template: str | None = None) -> str:
@@ -54,6 +94,7 @@ def page(folder: str, template: str | None = None) -> str:
         "table": lambda: format_table(secs),
         "games": lambda: "\n\n".join(details(s, folder) for s in secs),
         "not-surveyed": lambda: not_surveyed(surveyed, folder),
+        "aim": lambda: aim_text(secs),
     }
 
     def fill(match: re.Match[str]) -> str:
