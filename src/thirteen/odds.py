@@ -76,8 +76,9 @@ def aim_text(secs: list[Section]) -> str:
 
 def deals_for(p: float) -> int:
     """About how many deals an interval within ± `AIM_HALF_WIDTH` takes at winnability ``p``
-    (the normal approximation, which Wilson's interval meets at these sizes), in thousands:
-    a game near 50% needs more than `AIM_DEALS` (Bisley, 84%: about 131,000)."""
+    (the normal approximation, which Wilson's interval meets at these sizes), rounded up to a
+    thousand: a game far from 0% and 100% needs more than `AIM_DEALS` (Bisley, 84%: 131,000;
+    a game at 50%: 241,000)."""
     need = Z95 * Z95 * p * (1 - p) / (AIM_HALF_WIDTH * AIM_HALF_WIDTH)
     return -(-math.ceil(need) // 1000) * 1000
 
