@@ -57,7 +57,8 @@ def aim_text(secs: list[Section]) -> str:
     for s in secs:
         f = s.figure()
         lo, hi = f.interval
-        lacks = [f"{f.deals:,} of {AIM_DEALS:,} deals"] if f.deals < AIM_DEALS else []
+        covered = sum(r["deal"] <= AIM_DEALS for r in s.rows)  # of deals 1 to AIM_DEALS
+        lacks = [f"{covered:,} of deals 1-{AIM_DEALS:,}"] if covered < AIM_DEALS else []
         if f.unknown:
             lacks.append(f"{f.unknown:,} unknown")
         if hi - lo > 2 * AIM_HALF_WIDTH:
