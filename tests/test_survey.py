@@ -452,8 +452,9 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
     are refused with one line before any survey, and a folder that does not exist by the
     survey itself."""
     from thirteen.cli import _variant, build_parser
-    from thirteen.data import SUFFIX, read_file, stem
+    from thirteen.data import SUFFIX, stem
     from thirteen.odds import AIM_DEALS, deals_for
+    from thirteen.report import sections
     from thirteen.workers import options_key
 
     root = Path(__file__).resolve().parents[1]
@@ -468,11 +469,9 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
     files = (root / "data" / "surveys").glob("*" + SUFFIX)
     published = {p.name.removesuffix(SUFFIX) for p in files}
     asked = [json.loads(line) for line in (tmp_path / "asked").read_text().splitlines()]
-    enough = {}  # the deals each published survey needs, rounded up to the next 10,000
-    for name in published:
-        rows = read_file(root / "data" / "surveys" / (name + SUFFIX))
-        share = sum(r["verdict"] == "solved" for r in rows) / len(rows)
-        enough[name] = -(-deals_for(share) // 10_000) * 10_000
+    # the deals each published survey needs for the aim, rounded up to the next 10,000
+    enough = {stem(s.game, s.options): -(-deals_for(s.figure().low) // 10_000) * 10_000
+              for s in sections(root / "data" / "surveys")}
     steps: dict[tuple[str, str, bool], set[str]] = {}
     fair: set[str] = set()  # the fair player's games: deals 1-1000 where cards are hidden
     for argv in asked:
