@@ -4,6 +4,7 @@ creating games and players (429 with Retry-After), in process and against the re
 from __future__ import annotations
 
 import os
+import resource
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -18,7 +19,7 @@ from thirteen.game import Game
 from thirteen.solver.common import now
 from thirteen.store import Store
 from thirteen.variants import get_variant
-from thirteen.web.fair import Busy, FairSolver, Late, in_processes
+from thirteen.web.fair import Busy, FairSolver, Late, hurry_workers, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
 from thirteen.web.server import Server
@@ -177,6 +178,26 @@ def test_solver_processes_run_at_the_lowest_priority() -> None:
     _run(main)
     assert policies == [os.SCHED_IDLE]
     assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the server's own process is not lowered
+
+
+@pytest.mark.skipif(os.geteuid() != 0 and resource.getrlimit(resource.RLIMIT_NICE)[0] < 20,
+                    reason="only root (or a large RLIMIT_NICE) may leave the idle class")
+def test_before_a_stop_the_workers_leave_the_idle_class_until_their_next_job() -> None:
+    """Killed in the idle class, a worker may wait seconds on a busy machine for the core it
+    needs to exit, and the stopped Solve's answer with it: before a stop the workers leave
+    the idle class, and each goes back with its next job."""
+    seen: list[int] = []
+
+    async def main() -> None:
+        run = in_processes(1)
+        pid = await run(os.getpid)
+        seen.append(os.sched_getscheduler(pid))
+        hurry_workers()
+        seen.append(os.sched_getscheduler(pid))
+        seen.append(await run(os.sched_getscheduler, 0))
+
+    _run(main)
+    assert seen == [os.SCHED_IDLE, os.SCHED_OTHER, os.SCHED_IDLE]
 
 
 def test_solver_processes_count_a_budgets_seconds_in_cpu_time() -> None:

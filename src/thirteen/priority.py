@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterable
+from pathlib import Path
 
 NICE = 19  # the lowest priority where the idle scheduling class is not to be had
 
@@ -20,3 +22,22 @@ def lower_priority() -> None:
     except (AttributeError, OSError):
         with contextlib.suppress(OSError):
             os.nice(NICE)
+
+
+def restore_priority(pids: Iterable[int]) -> None:
+    """Put these processes back in the ordinary class, where allowed (as root, or with a
+    large enough RLIMIT_NICE): a process killed in the idle class must still be given a core
+    to exit (freeing a solver's memory takes tens of milliseconds), which other work may deny
+    it for seconds while whoever stopped it waits."""
+    for pid in pids:
+        with contextlib.suppress(AttributeError, OSError):
+            os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
+
+
+def children() -> list[int]:
+    """This process's child processes (from Linux's /proc; none elsewhere)."""
+    pids: list[int] = []
+    for task in Path("/proc/self/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            pids += [int(pid) for pid in task.read_text().split()]
+    return pids

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_process
 
-from ..priority import lower_priority
+from ..priority import children, lower_priority, restore_priority
 
 log = logging.getLogger("thirteen.web")
 
@@ -50,19 +50,20 @@ def in_processes(slots: int) -> Worker:
     return run
 
 
-_worker_ready = False
-
-
 def _in_worker(fn: Callable[..., T], *args: object) -> T:
-    """``fn(*args)`` in a worker process, lowering the process's priority on its first job.
-    Its searches' budgets count their own CPU time (`solver.common.now`): at the lowest
-    priority a search may wait for a core, and its answer (a solve that "gave up", a verdict
-    kept for the position) does not depend on that wait."""
-    global _worker_ready
-    if not _worker_ready:
-        _worker_ready = True
-        lower_priority()
+    """``fn(*args)`` in a worker process at the lowest priority, set again for every job (a
+    stop may have raised it: `hurry_workers`). Its searches' budgets count their own CPU time
+    (`solver.common.now`): at the lowest priority a search may wait for a core, and its answer
+    (a solve that "gave up", a verdict kept for the position) does not depend on that wait."""
+    lower_priority()
     return fn(*args)
+
+
+def hurry_workers() -> None:
+    """Before a job is stopped (its process killed): this process's workers leave the idle
+    class, so that the killed one exits at once on a busy machine and its answer (a stopped
+    Solve's refusal) is not kept waiting; the others go back to it with their next job."""
+    restore_priority(children())
 
 
 class Busy(Exception):

@@ -19,7 +19,7 @@ from ..game import Game, State
 from ..moves import Move
 from ..store import Store, new_token
 from ..verdicts import Verdicts
-from .fair import Busy, FairSolver, Late
+from .fair import Busy, FairSolver, Late, hurry_workers
 from .limits import Bucket, Limits
 
 T = TypeVar("T")
@@ -176,6 +176,8 @@ class Server:
     def stop_solves(s: Session) -> None:
         """Stop the Solves thinking about the game of ``s`` (`solve_unless_changed`): it
         changed, was left, or the player asked."""
+        if s.stops:
+            hurry_workers()
         for scope in s.stops:
             scope.cancel()
 
