@@ -320,3 +320,25 @@ def test_a_game_played_on_elsewhere_is_never_written_over(tmp_path: Path) -> Non
     with pytest.raises(Stale):
         Store(path).save("local", played(LINE[:3]), first.id, version=first.version)
     assert len(Store(path).load_game("local", first.id).moves) == 2
+
+
+def test_a_game_changed_elsewhere_that_cannot_be_read_is_not_taken(tmp_path: Path) -> None:
+    """A game stored by another process that does not replay (a damaged database) is refused
+    in one sentence: nothing is written over, and the session goes back to its last save."""
+    path = tmp_path / "shared.sqlite3"
+    first = Session.start(Store(path), "local", Game.new("bakers-dozen", 9))
+    assert first.id is not None
+    first.game.push(LINE[0])
+    first.commit()
+    second = Session.load(Store(path), "local", first.id)
+    second.game.push(LINE[1])
+    second.commit()
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE moves SET move = 'c1-c1' WHERE ply = 1")
+    first.game.push(LINE[1])
+    with pytest.raises(PlayedElsewhere, match="cannot be read"):
+        first.commit()
+    assert [str(m) for m in first.game.moves] == LINE[:1]
+    with sqlite3.connect(path) as c:
+        assert [m for (m,) in c.execute("SELECT move FROM moves ORDER BY ply")] == [
+            LINE[0], "c1-c1"]

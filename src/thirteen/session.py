@@ -229,9 +229,16 @@ class Session:
             self._finish(True)
 
     def _catch_up(self) -> None:
-        """Take the game as stored, in place (front ends hold on to their session)."""
+        """Take the game as stored, in place (front ends hold on to their session). A stored
+        game that cannot be read (a damaged database) is not taken: the session goes back to
+        the moves it last saved, and says why."""
         assert self.store is not None and self.id is not None
-        stored = Session.load(self.store, self.player, self.id)
+        try:
+            stored = Session.load(self.store, self.player, self.id)
+        except (KeyError, ValueError) as e:
+            self.game = Game.from_dict({**self.game.to_dict(), "moves": self.texts, "redo": []})
+            raise PlayedElsewhere(f"{PLAYED_ELSEWHERE}, and the game as stored cannot be read "
+                                  f"({e})") from None
         for f in fields(Session):
             setattr(self, f.name, getattr(stored, f.name))
 
