@@ -1,7 +1,8 @@
 """A set of 64-bit hashes in one flat array (`Hashes`): the frontier search's record of the
 positions it proved lost (docs/solver.md, *The frontier search*), which grows with every
-position it searches and is most of its memory. A hash takes 12 to 24 bytes here, where a `set`
-of ints took 71 (the int object and the set's slots; docs/solver.md, *Its memory*).
+position it searches and is most of its memory. A hash takes 11 to 23 bytes here as the array
+fills (the clock counts 12 to 24), where a `set` of ints took 71 (the int object and the set's
+slots; docs/solver.md, *Its memory*).
 """
 
 from __future__ import annotations
