@@ -41,6 +41,8 @@ from thirteen.workers import Row, local_cluster, solver_version, worker_pool
 # A node budget (never the clock) makes every verdict reproducible: Bisley's deals 1-40 under
 # 5000 nodes give solved, unsolvable and unknown deals, in about two seconds.
 GAME, DEALS, NODES = "bisley", "1-40", 5000
+LONG = 120
+LONG_DEALS = f"1-{LONG}"
 BUDGET: dict[str, Any] = {"max_nodes": NODES, "max_seconds": 600.0, "max_mb": 512}
 KEY = ("game", "options", "deal", "verdict", "nodes", "length", "solver_version")
 VERSION = solver_version()
@@ -60,6 +62,15 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any, ...]]
     verdicts = {r[3] for r in out}
     assert verdicts == {"solved", "unsolvable", "unknown"}, verdicts  # the test covers all three
     return out
+
+
+@pytest.fixture(scope="module")
+def long_reference(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any, ...]]:
+    """The rows of an uninterrupted survey of `LONG_DEALS`: long enough that a kill sent once
+    eight rows are stored finds the survey still running, however loaded the machine."""
+    db = tmp_path_factory.mktemp("long") / "survey.sqlite3"
+    assert survey(GAME, LONG_DEALS, db, workers=1, **BUDGET).solved_now == LONG
+    return stored(db)
 
 
 # ---- the interval --------------------------------------------------------------------------
@@ -119,19 +130,19 @@ def test_deal_ranges() -> None:
 # ---- resuming ------------------------------------------------------------------------------
 @pytest.mark.parametrize(("sig", "workers"), [(signal.SIGKILL, 1), (signal.SIGTERM, 2)])
 def test_survey_killed_and_resumed_stores_the_same_rows(
-        tmp_path: Path, reference: list[tuple[Any, ...]], sig: signal.Signals,
+        tmp_path: Path, long_reference: list[tuple[Any, ...]], sig: signal.Signals,
         workers: int) -> None:
     """Kill the `thirteen survey` process part way; the same command then completes it.
 
     SIGKILL gives the survey no chance to tidy up; SIGTERM stops it and its pool cleanly."""
     db = tmp_path / "killed.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
-    command = [sys.executable, "-m", "thirteen.cli", "survey", GAME, "--deals", DEALS,
+    command = [sys.executable, "-m", "thirteen.cli", "survey", GAME, "--deals", LONG_DEALS,
                "--workers", str(workers), "--max-nodes", str(NODES), "--max-seconds", "600",
                "--max-mb", "512", "--db", str(db), "--quiet"]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 600
         done = 0
         while done < 8 and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -143,16 +154,16 @@ def test_survey_killed_and_resumed_stores_the_same_rows(
                         done = 0
         proc.send_signal(sig)
     finally:
-        proc.wait(30)
+        proc.wait(120)
     assert proc.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 130)
     partial = stored(db)
-    assert 8 <= len(partial) < 40, "kill the survey part way"
-    assert set(partial) <= set(reference)  # what was stored before the kill is kept as it was
+    assert 8 <= len(partial) < LONG, "kill the survey part way"
+    assert set(partial) <= set(long_reference)  # what was stored before the kill is kept as it was
 
-    out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert f"this run {40 - len(partial)} in" in out.stdout  # only the deals not yet stored
-    assert stored(db) == reference
+    assert f"this run {LONG - len(partial)} in" in out.stdout  # only the deals not yet stored
+    assert stored(db) == long_reference
 
 
 def test_pool_survey_interrupted_after_k_results_then_resumed(
