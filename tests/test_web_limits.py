@@ -19,6 +19,7 @@ from thirteen.game import Game
 from thirteen.solver.common import now
 from thirteen.store import Store
 from thirteen.variants import get_variant
+from thirteen.web import fair
 from thirteen.web.fair import Busy, FairSolver, Late, hurry_workers, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
@@ -220,12 +221,21 @@ def test_solver_processes_count_a_budgets_seconds_in_cpu_time() -> None:
     assert pid == again and 0 <= second - first < 0.25
 
 
-def test_a_job_past_the_run_limit_is_stopped_and_answered_busy() -> None:
-    """A job starved of CPU (or any job too long) ends in a 503, its process stopped, and the
-    next job gets a new process."""
+def test_a_job_past_the_run_limit_is_stopped_and_answered_busy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job starved of CPU (or any job too long) ends in a 503, its process stopped (the
+    workers hurried out of the idle class first, while it still runs, so that it exits at
+    once), and the next job gets a new process."""
     solver = FairSolver(slots=1, worker=in_processes(1), run_limit=1.0)
     pids: list[int] = []
     refused: list[int] = []
+    hurried: list[bool] = []  # whether the job's process was still there when hurried
+
+    def hurry() -> None:
+        hurried.append(Path(f"/proc/{pids[0]}").exists())
+        hurry_workers()
+
+    monkeypatch.setattr(fair, "hurry_workers", hurry)
 
     async def main() -> None:
         pids.append(await solver.run("a", os.getpid))
@@ -236,7 +246,7 @@ def test_a_job_past_the_run_limit_is_stopped_and_answered_busy() -> None:
         pids.append(await solver.run("a", os.getpid))
 
     _run(main)
-    assert refused == [503, 1]
+    assert refused == [503, 1] and hurried == [True]
     assert pids[0] != pids[1] and not Path(f"/proc/{pids[0]}").exists()
     assert solver.running == {} and solver.waiting == 0
 

@@ -117,9 +117,7 @@ class FairSolver:
         ticket = await self._enter(_Ticket(player, heavy, quick),
                                    self.wait if wait is None else wait)
         try:
-            with anyio.fail_after(self.run_limit):
-                answer: T = await self.worker(fn, *args)
-            return answer
+            return await self._within_limit(fn, *args)
         except TimeoutError:
             log.warning("a solver job was stopped after %g s", self.run_limit)
             raise Busy("the solver is too busy to finish this: try again in a moment",
@@ -129,6 +127,24 @@ class FairSolver:
             raise Busy("the solver failed: try again", 503) from None
         finally:
             self._leave(ticket)
+
+    async def _within_limit(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` with the worker; past ``run_limit`` it is stopped (`TimeoutError`),
+        the workers hurried first (`hurry_workers`) so that the stopped process exits at once on
+        a busy machine and the refusal is not kept waiting."""
+        answers: list[T] = []
+        async with anyio.create_task_group() as group:
+            async def stop_when_late() -> None:
+                await anyio.sleep(self.run_limit)
+                hurry_workers()
+                group.cancel_scope.cancel()
+
+            group.start_soon(stop_when_late)
+            answers.append(await self.worker(fn, *args))
+            group.cancel_scope.cancel()
+        if not answers:
+            raise TimeoutError
+        return answers[0]
 
     async def _enter(self, ticket: _Ticket, wait: float) -> _Ticket:
         player = ticket.player
