@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,7 +27,7 @@ from thirteen.rules import describe
 from thirteen.solver import Budget, solve
 from thirteen.solver.services import EASY_NODES
 from thirteen.variants import GAMES, get_variant
-from thirteen.web.process import ServerProcess
+from thirteen.web.process import WEB_MODULE, ServerProcess
 from thirteen.web.view import annotate
 
 WIN_LINE = (Path(__file__).parent / "browser" / "data" / "bakers-dozen-9.moves").read_text().split()
@@ -222,6 +224,28 @@ def test_analysis_after_an_unsolvable_position(alice: httpx.Client) -> None:
         g = r.json()
     assert solve(Game.new("bakers-dozen", 64).state, Budget(max_nodes=200_000)).verdict \
         == "unsolvable"
+
+
+def _script() -> str:
+    """The installed ``thirteen`` command: beside the interpreter in a virtual environment."""
+    beside = Path(sys.executable).with_name("thirteen")
+    found = str(beside) if beside.exists() else shutil.which("thirteen")
+    assert found is not None, "the thirteen command is not installed"
+    return found
+
+
+@pytest.mark.parametrize("launcher", [WEB_MODULE, ("-m", "thirteen.cli", "serve"), "script"])
+def test_the_solver_answers_however_the_server_was_started(
+        tmp_path: Path, launcher: tuple[str, ...] | str) -> None:
+    """The solver's worker processes load the server's main module by its path, so a hint
+    is answered (not a 500) whichever way the server was started: ``python -m thirteen.web``,
+    ``python -m thirteen.cli serve`` or the ``thirteen serve`` command."""
+    args = (_script(), "serve") if launcher == "script" else tuple(launcher)
+    with ServerProcess(tmp_path / "db.sqlite3", launcher=args) as s, client(s) as c:
+        gid = new(c, game="bakers-dozen", number=9)["id"]
+        r = c.get(f"/api/games/{gid}/hint")
+        assert r.status_code == 200, s.errors()
+        assert any(m["move"] == r.json()["move"] for m in snapshot(c, gid)["legal"])
 
 
 def test_auto_moves_hint_analysis(alice: httpx.Client) -> None:

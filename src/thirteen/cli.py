@@ -10,8 +10,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .arguments import (
+# absolute imports: the web server's solver worker processes run the main module by path
+# (`python -m thirteen.cli serve`), where a relative import has no package
+from thirteen import __version__
+from thirteen.arguments import (
     MAX_BOARD_BYTES,
     Parser,
     budget_args,
@@ -24,15 +26,15 @@ from .arguments import (
     serve_args,
     survey_args,
 )
-from .deal import format_board, parse_board, random_number
-from .game import Game, State, start_state
-from .moves import MoveError
-from .rules import describe
-from .session import PlayedElsewhere, Session, auto_finish, choose_deal, open_session
-from .solver import Budget, difficulty, hint, solve, solve_for_me
-from .solver.build import GAIN
-from .text import render
-from .variants import GAMES, Variant, get_variant
+from thirteen.deal import format_board, parse_board, random_number
+from thirteen.game import Game, State, start_state
+from thirteen.moves import MoveError
+from thirteen.rules import describe
+from thirteen.session import PlayedElsewhere, Session, auto_finish, choose_deal, open_session
+from thirteen.solver import Budget, difficulty, hint, solve, solve_for_me
+from thirteen.solver.build import GAIN
+from thirteen.text import render
+from thirteen.variants import GAMES, Variant, get_variant
 
 
 class UsageError(Exception):
@@ -187,7 +189,7 @@ def _solve_for_me(session: Session) -> bool:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play: full screen in a terminal, else plain text; either way the game's lifecycle is
     `thirteen.session`'s (kept in ``--db`` when given, in memory otherwise in plain play)."""
-    from .store import Store
+    from thirteen.store import Store
 
     variant = _variant(args)
     if args.difficulty is not None:
@@ -197,7 +199,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(message)
     given = _start(args) if args.board or variant.options() else None
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
-        from .tui import run_app
+        from thirteen.tui import run_app
 
         return run_app(variant.name, args.number, args.db, game=given)
     store = Store(args.db) if args.db else None
@@ -285,8 +287,8 @@ def _replay(game: Game, moves: Sequence[str]) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     _check_listen(args.host, args.port)
-    from .web import serve
-    from .web.limits import Limits
+    from thirteen.web import serve
+    from thirteen.web.limits import Limits
 
     serve(args.host, args.port, args.db, Limits.from_args(args))
     return 0
@@ -335,7 +337,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_compile_solver(args: argparse.Namespace) -> int:
-    from .solver.build import compile_solver, default_dir, up_to_date
+    from thirteen.solver.build import compile_solver, default_dir, up_to_date
 
     chosen = Path(args.dir) if args.dir else None
     if not args.force and up_to_date(chosen or default_dir()):
@@ -355,13 +357,13 @@ def cmd_compile_solver(args: argparse.Namespace) -> int:
 
 
 def cmd_survey(args: argparse.Namespace) -> int:
-    from .survey import main as survey_main
+    from thirteen.survey import main as survey_main
 
     return survey_main(args)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import main as report_main
+    from thirteen.report import main as report_main
 
     return report_main(args)
 

@@ -24,14 +24,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: How the server is started: ``python -m thirteen.web``, the options of ``thirteen serve``.
+WEB_MODULE = ("-m", "thirteen.web")
+
+
 class ServerProcess:
     """``with ServerProcess(db) as server: ... server.url ...``; `kill` sends SIGKILL;
-    ``options`` are more options of ``python -m thirteen.web`` (e.g. its limits)."""
+    ``options`` are more options of ``thirteen serve`` (e.g. its limits); ``launcher``, what
+    follows the Python interpreter to start it (another way, such as ``("-m", "thirteen.cli",
+    "serve")``)."""
 
     def __init__(self, db: str | Path, port: int | None = None, timeout: float = 20.0,
-                 options: Sequence[str] = ()) -> None:
+                 options: Sequence[str] = (), launcher: Sequence[str] = WEB_MODULE) -> None:
         self.db = str(db)
         self.options = list(options)  # more command-line options, e.g. limits
+        self.launcher = list(launcher)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.timeout = timeout
@@ -44,7 +51,7 @@ class ServerProcess:
         env = dict(os.environ)
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "thirteen.web", "--host", "127.0.0.1",
+            [sys.executable, *self.launcher, "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db, *self.options],
             env=env, stdout=subprocess.DEVNULL, stderr=self.log,
         )
