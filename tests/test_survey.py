@@ -24,6 +24,7 @@ from test_report import fake_row
 
 from thirteen.cli import main
 from thirteen.game import new_state
+from thirteen.priority import AUTOGROUP
 from thirteen.report import percentile, wilson, winnability_interval
 from thirteen.survey import (
     Engine,
@@ -288,19 +289,30 @@ def test_dask_local_cluster_stores_the_same_rows(
     assert stored(db) == reference
 
 
+AUTOGROUPS = AUTOGROUP.exists()  # whether this kernel schedules sessions as groups
+
+
 def test_a_surveys_worker_processes_yield_the_machine() -> None:
     """A survey is background work: the processes of its pool and of its local Dask cluster
     run in the idle scheduling class, so that a server or a player on the same machine goes
-    first; the survey's own process is not lowered."""
+    first, each in a session of its own whose autogroup is at nice 19, so that work of other
+    sessions goes first too; the survey's own process and session are not lowered."""
+    session = os.getsid(0)
+    group = AUTOGROUP.read_text() if AUTOGROUPS else ""
     with worker_pool(1) as pool:
         assert pool.apply(os.sched_getscheduler, (0,)) == os.SCHED_IDLE
+        assert pool.apply(os.getsid, (0,)) == pool.apply(os.getpid)
+        if AUTOGROUPS:
+            assert pool.apply(AUTOGROUP.read_text).split()[-1] == "19"
     cluster, client = local_cluster(1)
     try:
         assert set(client.run(os.sched_getscheduler, 0).values()) == {os.SCHED_IDLE}
+        assert client.run(os.getsid, 0) == client.run(os.getpid)
     finally:
         client.close()
         cluster.close()
-    assert os.sched_getscheduler(0) != os.SCHED_IDLE
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE and os.getsid(0) == session
+    assert (AUTOGROUP.read_text() if AUTOGROUPS else "") == group
 
 
 # ---- the Calculation family -----------------------------------------------------------------

@@ -3,7 +3,13 @@ survey's worker processes run in Linux's idle scheduling class, where any other 
 wakes takes the core at once (a nice-19 process may finish its time slice first: the moves'
 p99 under load, docs/benchmarks.md). Both share the idle time between them, so a survey on
 the machine slows a server's hints rather than starving them. Budgets count CPU time
-(`solver.common.now`), so no answer depends on the wait."""
+(`solver.common.now`), so no answer depends on the wait.
+
+Where Linux schedules each session as one group (autogroup, on in Debian's and most
+distributions' kernels), the idle class ranks a process below the rest of its own session
+only: against another session's work its session takes an equal share, idle class and all
+(docs/architecture.md, *Solver, surveys and reports*). So each such process leaves its
+parent's session for one of its own, whose group it puts at nice 19 (`lower_priority`)."""
 
 from __future__ import annotations
 
@@ -13,10 +19,19 @@ from collections.abc import Iterable
 from pathlib import Path
 
 NICE = 19  # the lowest priority where the idle scheduling class is not to be had
+AUTOGROUP = Path("/proc/self/autogroup")  # this process's session's group and its nice
 
 
 def lower_priority() -> None:
-    """Put this process in the idle scheduling class; elsewhere than Linux, nice 19."""
+    """Put this process in the idle scheduling class (elsewhere than Linux, nice 19), in a
+    session of its own whose autogroup is at nice 19. The terminal's signals then go to its
+    parent alone, which stops it (Ctrl-C) or whose end ends it. (Called only in a worker
+    process, which leads no process group, so that it may leave its parent's session.)"""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setsid()  # refused once it leads its session: from its second call on
+    if _alone(os.getpid()):  # never the group of its parent's session
+        with contextlib.suppress(OSError):
+            AUTOGROUP.write_text(f"{NICE}\n")
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
@@ -32,6 +47,17 @@ def restore_priority(pids: Iterable[int]) -> None:
     for pid in pids:
         with contextlib.suppress(AttributeError, OSError):
             os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
+        if _alone(pid):  # and the group of the session `lower_priority` gave it
+            with contextlib.suppress(OSError):
+                Path(f"/proc/{pid}/autogroup").write_text("0\n")
+
+
+def _alone(pid: int) -> bool:
+    """Whether process ``pid`` leads a session of its own (as `lower_priority` leaves it)."""
+    try:
+        return os.getsid(pid) == pid
+    except OSError:
+        return False
 
 
 def children() -> list[int]:
