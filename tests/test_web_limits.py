@@ -262,6 +262,29 @@ def test_a_job_past_the_run_limit_is_stopped_and_answered_busy(
     assert solver.running == {} and solver.waiting == 0
 
 
+def test_a_jobs_failure_comes_out_as_it_came() -> None:
+    """A solver process that died is a 503 ("the solver failed"), and any other error of a
+    job comes out as itself, the time limit's watch around it notwithstanding."""
+    async def died(fn: Callable[..., object], *args: object) -> object:
+        raise anyio.BrokenWorkerProcess("died")
+
+    async def wrong(fn: Callable[..., object], *args: object) -> object:
+        raise ValueError("a bug")
+
+    caught: list[object] = []
+
+    async def main() -> None:
+        with pytest.raises(Busy) as busy:
+            await FairSolver(worker=died).run("a", os.getpid)
+        caught.append((busy.value.status, str(busy.value)))
+        with pytest.raises(ValueError, match="a bug"):
+            await FairSolver(worker=wrong).run("a", os.getpid)
+        caught.append("ValueError")
+
+    _run(main)
+    assert caught == [(503, "the solver failed: try again"), "ValueError"]
+
+
 def test_a_solve_is_stopped_when_the_game_changes(tmp_path: Path) -> None:
     """A job about a game's position is stopped (its process with it) when the game changes
     meanwhile: its answer could not be played, and the player's one turn at the solver is free

@@ -133,6 +133,7 @@ class FairSolver:
         the workers hurried first (`hurry_workers`) so that the stopped process exits at once on
         a busy machine and the refusal is not kept waiting."""
         answers: list[T] = []
+        failed: list[Exception] = []  # raised outside the task group, which would wrap it
         async with anyio.create_task_group() as group:
             async def stop_when_late() -> None:
                 await anyio.sleep(self.run_limit)
@@ -140,8 +141,13 @@ class FairSolver:
                 group.cancel_scope.cancel()
 
             group.start_soon(stop_when_late)
-            answers.append(await self.worker(fn, *args))
+            try:
+                answers.append(await self.worker(fn, *args))
+            except Exception as e:  # noqa: BLE001 - raised again below, as it came
+                failed.append(e)
             group.cancel_scope.cancel()
+        if failed:
+            raise failed[0]
         if not answers:
             raise TimeoutError
         return answers[0]
