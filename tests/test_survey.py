@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_report import fake_row
 
+from thirteen import priority
 from thirteen.cli import main
 from thirteen.game import new_state
 from thirteen.priority import AUTOGROUP
@@ -290,6 +291,37 @@ def test_dask_local_cluster_stores_the_same_rows(
 
 
 AUTOGROUPS = AUTOGROUP.exists()  # whether this kernel schedules sessions as groups
+
+
+class _Refusing:
+    """An autogroup file that refuses its first ``refusals`` writes as Linux does a write that
+    comes within a tenth of a second of another (EAGAIN), and keeps what it takes."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals = refusals
+        self.written: list[str] = []
+
+    def write_text(self, text: str) -> None:
+        if self.refusals:
+            self.refusals -= 1
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        self.written.append(text)
+
+
+def test_workers_starting_together_take_turns_to_lower_their_group() -> None:
+    """Without CAP_SYS_ADMIN, Linux takes one write of an autogroup's nice a tenth of a second,
+    machine-wide: a pool's workers starting together are refused but one, so each tries again
+    for a while (a worker), or once (restoring, where a server is waiting)."""
+    soon = _Refusing(2)
+    priority._set_group_nice(soon, 19, wait=1.0)  # type: ignore[arg-type]
+    assert soon.written == ["19\n"]
+    never = _Refusing(1000)
+    began = time.monotonic()
+    priority._set_group_nice(never, 19, wait=0.3)  # type: ignore[arg-type]
+    assert never.written == [] and never.refusals == 1000 - 4 and time.monotonic() - began < 2
+    once = _Refusing(1)
+    priority._set_group_nice(once, 0, wait=0.0)  # type: ignore[arg-type]
+    assert once.written == [] and once.refusals == 0
 
 
 def test_a_surveys_worker_processes_yield_the_machine() -> None:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
 NICE = 19  # the lowest priority where the idle scheduling class is not to be had
 AUTOGROUP = Path("/proc/self/autogroup")  # this process's session's group and its nice
+GROUP_WAIT = 3.0  # seconds a worker waits its turn to set its group's nice (`_set_group_nice`)
 
 
 def lower_priority() -> None:
@@ -30,8 +32,7 @@ def lower_priority() -> None:
     with contextlib.suppress(AttributeError, OSError):
         os.setsid()  # refused once it leads its session: from its second call on
     if _alone(os.getpid()):  # never the group of its parent's session
-        with contextlib.suppress(OSError):
-            AUTOGROUP.write_text(f"{NICE}\n")
+        _set_group_nice(AUTOGROUP, NICE, GROUP_WAIT)
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
@@ -48,8 +49,23 @@ def restore_priority(pids: Iterable[int]) -> None:
         with contextlib.suppress(AttributeError, OSError):
             os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
         if _alone(pid):  # and the group of the session `lower_priority` gave it
-            with contextlib.suppress(OSError):
-                Path(f"/proc/{pid}/autogroup").write_text("0\n")
+            _set_group_nice(Path(f"/proc/{pid}/autogroup"), 0, wait=0.0)  # no waiting here
+
+
+def _set_group_nice(path: Path, nice: int, wait: float) -> None:
+    """Write an autogroup's nice. Linux takes one such write a tenth of a second from a
+    process without CAP_SYS_ADMIN, machine-wide, and refuses the others (EAGAIN): so a pool's
+    workers, starting together, take turns, each waiting at most ``wait`` seconds."""
+    for turn in range(1 + round(wait / 0.1)):
+        if turn:
+            time.sleep(0.1)
+        try:
+            path.write_text(f"{nice}\n")
+            return
+        except BlockingIOError:
+            continue
+        except OSError:  # no autogroups here, or not allowed
+            return
 
 
 def _alone(pid: int) -> bool:
