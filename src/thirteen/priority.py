@@ -1,15 +1,17 @@
 """The solver's background work yields the machine: the web server's solver processes and a
 survey's worker processes run in Linux's idle scheduling class, where any other process that
 wakes takes the core at once (a nice-19 process may finish its time slice first: the moves'
-p99 under load, docs/benchmarks.md). Both share the idle time between them, so a survey on
-the machine slows a server's hints rather than starving them. Budgets count CPU time
-(`solver.common.now`), so no answer depends on the wait.
+p99 under load, docs/benchmarks.md). Budgets count CPU time (`solver.common.now`), so no
+answer depends on the wait.
 
 Where Linux schedules each session as one group (autogroup, on in Debian's and most
 distributions' kernels), the idle class ranks a process below the rest of its own session
 only: against another session's work its session takes an equal share, idle class and all
-(docs/architecture.md, *Solver, surveys and reports*). So each such process leaves its
-parent's session for one of its own, whose group it puts at nice 19 (`lower_priority`)."""
+(docs/architecture.md, *Solver, surveys and reports*). So a survey's workers, background work
+for the whole machine, also leave their parent's session for sessions of their own, whose
+groups they put at nice 19 (`to_background`): they yield to any other work, a server's solver
+included. The web server's, whose answers a player waits for, yield to the server's own
+process and share its session's part of the machine."""
 
 from __future__ import annotations
 
@@ -25,19 +27,24 @@ GROUP_WAIT = 3.0  # seconds a worker waits its turn to set its group's nice (`_s
 
 
 def lower_priority() -> None:
-    """Put this process in the idle scheduling class (elsewhere than Linux, nice 19), in a
-    session of its own whose autogroup is at nice 19. The terminal's signals then go to its
-    parent alone, which stops it (Ctrl-C) or whose end ends it. (Called only in a worker
-    process, which leads no process group, so that it may leave its parent's session.)"""
-    with contextlib.suppress(AttributeError, OSError):
-        os.setsid()  # refused once it leads its session: from its second call on
-    if _alone(os.getpid()):  # never the group of its parent's session
-        _set_group_nice(AUTOGROUP, NICE, GROUP_WAIT)
+    """Put this process in the idle scheduling class; elsewhere than Linux, nice 19."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         with contextlib.suppress(OSError):
             os.nice(NICE)
+
+
+def to_background() -> None:
+    """`lower_priority`, in a session of its own whose autogroup is at nice 19: a survey's
+    worker yields to every other session's work too. The terminal's signals then go to its
+    parent alone, which stops it (Ctrl-C) or whose end ends it. (Called in a worker process,
+    which leads no process group, so that it may leave its parent's session; never the
+    group of a session that holds other processes.)"""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setsid()
+        _set_group_nice(AUTOGROUP, NICE)
+    lower_priority()
 
 
 def restore_priority(pids: Iterable[int]) -> None:
@@ -48,15 +55,13 @@ def restore_priority(pids: Iterable[int]) -> None:
     for pid in pids:
         with contextlib.suppress(AttributeError, OSError):
             os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
-        if _alone(pid):  # and the group of the session `lower_priority` gave it
-            _set_group_nice(Path(f"/proc/{pid}/autogroup"), 0, wait=0.0)  # no waiting here
 
 
-def _set_group_nice(path: Path, nice: int, wait: float) -> None:
+def _set_group_nice(path: Path, nice: int) -> None:
     """Write an autogroup's nice. Linux takes one such write a tenth of a second from a
     process without CAP_SYS_ADMIN, machine-wide, and refuses the others (EAGAIN): so a pool's
-    workers, starting together, take turns, each waiting at most ``wait`` seconds."""
-    for turn in range(1 + round(wait / 0.1)):
+    workers, starting together, take turns, each waiting at most `GROUP_WAIT` seconds."""
+    for turn in range(1 + round(GROUP_WAIT / 0.1)):
         if turn:
             time.sleep(0.1)
         try:
@@ -66,14 +71,6 @@ def _set_group_nice(path: Path, nice: int, wait: float) -> None:
             continue
         except OSError:  # no autogroups here, or not allowed
             return
-
-
-def _alone(pid: int) -> bool:
-    """Whether process ``pid`` leads a session of its own (as `lower_priority` leaves it)."""
-    try:
-        return os.getsid(pid) == pid
-    except OSError:
-        return False
 
 
 def children() -> list[int]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .game import new_state
-from .priority import lower_priority
+from .priority import to_background
 from .variants import Variant, get_variant
 
 Row = dict[str, Any]
@@ -124,7 +124,7 @@ def _pool_worker() -> None:
     """A pool worker leaves Ctrl-C to the coordinator, which stops it, and yields the machine
     to any other work (`priority`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lower_priority()
+    to_background()
 
 
 
@@ -212,7 +212,7 @@ def local_cluster(workers: int, processes: bool = True) -> tuple[Any, Any]:
                                 dashboard_address=":0", silence_logs=logging.ERROR)
     client = dist.Client(cluster)
     if processes:
-        client.run(lower_priority)
+        client.run(to_background)
     return cluster, client
 
 
