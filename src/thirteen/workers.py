@@ -30,7 +30,7 @@ from .variants import Variant, get_variant
 Row = dict[str, Any]
 #: Modules that do not decide a verdict, left out of `solver_version`'s digest.
 FRONT_ENDS = ("cli", "arguments", "survey", "workers", "report", "data", "store", "session",
-              "dbfile", "odds", "grades")
+              "dbfile", "odds", "grades", "priority")
 
 
 def options_key(variant: Variant) -> str:
