@@ -117,6 +117,48 @@ def test_d4_fires_only_on_lost_positions() -> None:
     assert min(counted_fired.values()) >= 5 and won >= 5, counted_fired
 
 
+def kings_down(state: PackerState) -> PackerState:
+    """``state`` with each column's kings moved to its bottom, as Baker's Dozen deals: kings
+    then pair up under each other, and rule D5 has few hosts to count."""
+    layout = state.to_layout()
+    cols = tuple(tuple(sorted(col, key=lambda c: c.rank != KING)) for col in layout.columns)
+    down = start_state(state.variant, Layout(cols, layout.foundations, layout.face_down))
+    assert isinstance(down, PackerState)
+    return down
+
+
+def test_d5_fires_only_on_lost_positions() -> None:
+    """Rule D5 (too few kings for the queens that must leave their columns) against plain
+    search through the engine, on small random positions with the kings at the bottom of
+    their columns and along random lines from them (queens moved onto kings): it must never
+    call a winnable position lost, and it must fire in Baker's Dozen and Good Measure,
+    also where rule D1 does not. The whole search with it must still give the exact verdict."""
+    from thirteen.solver.packer import _Search, engine_search
+
+    games = ("bakers-dozen", "good-measure", "portuguese-solitaire")
+    fired = dict.fromkeys(games, 0)
+    alone = dict.fromkeys(games, 0)
+    for seed in range(2400):
+        rng = random.Random(seed)
+        game = games[seed % 3]
+        state = kings_down(small_position(get_variant(game), rng, rng.randint(8, 12),
+                                          rng.randint(2, 4)))
+        exact = engine_search(state, Budget(max_nodes=20_000, max_seconds=30.0))
+        assert solve(state, Budget(max_nodes=None, max_seconds=30.0)).verdict == exact.verdict
+        for _ in range(8):
+            search = _Search(state, QUICK)
+            if search.short_of_kings():
+                fired[game] += 1
+                alone[game] += not search.no_host()
+                lost = engine_search(state, Budget(max_nodes=20_000, max_seconds=30.0))
+                assert lost.verdict == "unsolvable", format_board(state.to_layout())
+            moves = list(state.legal_moves())
+            if state.won or not moves:
+                break
+            state = state.apply(rng.choice(moves))
+    assert min(alone["bakers-dozen"], alone["good-measure"]) >= 5, (fired, alone)
+
+
 def test_d4_in_a_search_reads_a_king_moved_into_a_space_as_moved() -> None:
     """In Portuguese Solitaire a king moved into a space lies at the bottom of a column, as a
     card never moved does: rule D4 inside a search (`hopeless`, its counted game built from

@@ -1,5 +1,6 @@
 """The packer search's dead-end proofs (docs/solver.md, this module's section): rule D1, no
-host left for a trapped card (`DeadEnds.dead`); rule D3, no card that may go home can ever be
+host left for a trapped card (`DeadEnds.no_host`); rule D5, too few kings for the queens that
+must leave their columns (`DeadEnds.short_of_kings`); rule D3, no card that may go home can ever be
 uncovered (`DeadEnds.stuck`); rule D4 inside a search, the position's counted game is lost
 (`DeadEnds.hopeless`, on `relaxed.Counted`).
 """
@@ -25,6 +26,7 @@ class DeadEnds(Ordering):
         super().__init__(state, budget, probe)
         self._tz = vec[i64]([0] * 60)  # `dead`'s scratch: the cards of T
         self._ceil = vec[i64]([-1] * self.ncols)  # `dead`'s scratch: the top of T by column
+        self._wants = vec[i64]([0] * 4)  # `short_of_kings`'s scratch
         self._counts = vec[i64]([0] * (4 + self.ncols))  # `hopeless`'s scratch: its counts
         # Rule D3 (`stuck`): per set of home cards (four heights), the suitless positions
         # known to uncover no card that could go home and those known to uncover one, and
@@ -41,6 +43,10 @@ class DeadEnds(Ordering):
         self.lost = Hashes()
 
     def dead(self) -> bool:
+        """True if no winning line can remain by rule D1 (`no_host`) or D5 (`short_of_kings`)."""
+        return self.no_host() or self.short_of_kings()
+
+    def no_host(self) -> bool:
         """True if no winning line can remain (rule D1 of docs/solver.md).
 
         T starts as every card that lies above a lower card of its own suit: such a card
@@ -89,6 +95,53 @@ class DeadEnds(Ordering):
             if kept == n:
                 return True
             n = kept
+
+    def short_of_kings(self) -> bool:
+        """True if no queen can be the next to go home (rule D5 of docs/solver.md).
+
+        A queen leaves its column only onto a king (no space takes a queen), and stays on
+        kings until it goes home, one queen to a king. Before the next queen q goes home,
+        every queen above a card of q's suit below the king has left its column, so all of
+        them and the queens on kings now are on kings at once; a king directly under a king
+        whose queen is not home stays covered until then. If for every queen they outnumber
+        the kings that may host them, the position is lost."""
+        fh = self.fh
+        cols = self.cols
+        col_of = self.col_of
+        at = self.at
+        hosts: i64 = 0
+        for s in range(4):
+            if fh[s] < 13:
+                col = cols[col_of[52 + s]]
+                i = at[52 + s] + 1
+                if self.space == "kings" or i >= len(col) or col[i] < 52 or fh[col[i] & 3] >= 12:
+                    hosts += 1
+        wants = self._wants  # wants[t]: the queens that must be on kings before t's goes home
+        queens: i64 = 0  # the suits whose queen is not home
+        on_king: i64 = 0
+        for s in range(4):
+            wants[s] = 0
+        for s in range(4):
+            if fh[s] >= 12:
+                continue
+            queens |= 1 << s
+            if at[48 + s] == 0:
+                continue
+            below = cols[col_of[48 + s]][at[48 + s] - 1]
+            if below >= 52:
+                on_king |= 1 << s
+                continue
+            low = self.lowest[below]  # the lowest rank of each suit under the queen
+            for t in range(4):
+                if (low >> t * 4 & 15) <= 12:
+                    wants[t] |= 1 << s
+        if not queens:
+            return False
+        for t in range(4):
+            w = on_king | wants[t]
+            if queens >> t & 1 and (w & 1) + (w >> 1 & 1) + (w >> 2 & 1) + (w >> 3) <= hosts:
+                return False
+        return True
 
     def stuck(self) -> bool:
         """Rule D3 (docs/solver.md): can a card that may go home next ever be uncovered by
