@@ -28,9 +28,9 @@ def test_docs_odds_is_what_its_command_prints(monkeypatch: pytest.MonkeyPatch,
     assert "{{" not in printed and "/work" not in printed
 
 
-def test_the_page_has_every_data_file_and_its_figures(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-    text = page(FOLDER)
+def test_the_page_has_every_data_file_and_its_figures() -> None:
+    # docs/odds.md, which the test above finds to be the page the data make
+    text = (ROOT / "docs" / "odds.md").read_text()
     for path in sorted((ROOT / FOLDER).glob("*" + data.SUFFIX)):
         rows = data.read_file(path)
         lost = sum(r["verdict"] == "unsolvable" for r in rows)

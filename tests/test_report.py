@@ -174,12 +174,12 @@ def test_the_fair_figure_is_over_the_deals_the_fair_player_played(tmp_path: Path
     page = details(s, "data/surveys")
     assert f"- fair player (deals 1-4, 4 played): 75.0%, 95% interval {interval}" in page
     limits = "--max-nodes 1000 --max-seconds 30 --max-mb 64"
-    assert s.commands() == [f"thirteen survey calculation --deals 1-4 {limits}",
+    assert s.commands == [f"thirteen survey calculation --deals 1-4 {limits}",
                             f"thirteen survey calculation --deals 5-10 {limits} --no-fair"]
     assert (f"- made by `thirteen survey calculation --deals 1-4 {limits} --data data/surveys`"
             f" and `thirteen survey calculation --deals 5-10 {limits} --no-fair"
             " --data data/surveys`") in page
-    assert [build_parser().parse_args(c.split()[1:]).no_fair for c in s.commands()] == [False,
+    assert [build_parser().parse_args(c.split()[1:]).no_fair for c in s.commands] == [False,
                                                                                         True]
     table = format_table([s])
     assert "| 75.0% [" in table and "(deals 1-4, 4 played) |" in table
@@ -200,7 +200,7 @@ def test_no_fair_line_where_the_fair_player_played_no_deal(tmp_path: Path) -> No
     (s,) = sections(db)
     assert s.fair_figure() is None
     assert "fair player" not in report(db) and "fair player" not in details(s, "data/surveys")
-    assert s.commands() == [
+    assert s.commands == [
         "thirteen survey calculation --deals 1-3 --max-nodes 1000 --max-seconds 30 --max-mb 64"
         " --no-fair"]
     assert "| - |" in format_table([s])

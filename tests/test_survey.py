@@ -526,7 +526,7 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
     published = {p.name.removesuffix(SUFFIX) for p in files}
     asked = [json.loads(line) for line in (tmp_path / "asked").read_text().splitlines()]
     # the deals each published survey needs for the aim, rounded up to the next 10,000
-    enough = {stem(s.game, s.options): -(-deals_for(s.figure().low) // 10_000) * 10_000
+    enough = {stem(s.game, s.options): -(-deals_for(s.figure.low) // 10_000) * 10_000
               for s in sections(root / "data" / "surveys")}
     steps: dict[tuple[str, str, bool], set[str]] = {}
     fair: set[str] = set()  # the fair player's games: deals 1-1000 where cards are hidden

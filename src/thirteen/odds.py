@@ -55,7 +55,7 @@ def aim_text(secs: list[Section]) -> str:
     far the data are from it."""
     short = []
     for s in secs:
-        f = s.figure()
+        f = s.figure
         lo, hi = f.interval
         covered = sum(r["deal"] <= AIM_DEALS for r in s.rows)  # of deals 1 to AIM_DEALS
         lacks = [f"{covered:,} of deals 1-{AIM_DEALS:,}"] if covered < AIM_DEALS else []
@@ -114,7 +114,7 @@ def page(folder: str, template: str | None = None) -> str:
 
 def value(s: Section, field: str, folder: str) -> str:
     """One figure of a section, by its placeholder's field name."""
-    f = s.figure()
+    f = s.figure
     if field.startswith("contains:"):
         share = float(field.removeprefix("contains:")) / 100
         lo, hi = f.interval
@@ -176,7 +176,7 @@ def fair_text(s: Section) -> str:
 
 def details(s: Section, folder: str) -> str:
     """A section of the page on one game and option set."""
-    f = s.figure()
+    f = s.figure
     fair = s.fair_figure()
     times, lengths = s.times(), s.lengths()
     unknown = [r["deal"] for r in s.rows if r["verdict"] == "unknown"]
@@ -190,7 +190,7 @@ def details(s: Section, folder: str) -> str:
         "",
         *([f"- fair player ({s.fair_deals()}): {fair.estimate()}, 95% interval "
            f"{fair.interval_text()}"] if fair else []),
-        "- made by " + " and ".join(f"`{c} --data {folder}`" for c in s.commands()),
+        "- made by " + " and ".join(f"`{c} --data {folder}`" for c in s.commands),
         f"- budget: {budget_text(s)}; solver {versions}",
         f"- solve time: median {seconds_text(times.median)}, 95th percentile "
         f"{seconds_text(times.p95)}, longest {seconds_text(times.max)}",

@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,10 @@ class Section:
         variant = GAMES.get(self.game)
         return variant is not None and variant.hidden_information
 
+    @cached_property
     def figure(self) -> Figure:
+        """The thoughtful (or solver's) figure: read once, since a page asks it often and a
+        section holds up to 100,000 rows."""
         verdicts = [thoughtful(r) for r in self.rows]
         label = "thoughtful" if self.hidden else "solver"
         return Figure(label, len(verdicts), verdicts.count("solved"),
@@ -167,6 +171,7 @@ class Section:
     def deal_ranges(self) -> str:
         return ranges_text([r["deal"] for r in self.rows])
 
+    @cached_property
     def commands(self) -> list[str]:
         """The survey commands that reproduce this section's rows: one over every deal with the
         budget most rows had (where cards are hidden, one for the deals the fair player
@@ -282,7 +287,7 @@ def sections(db_path: str | Path, game: str | None = None,
 
 
 def format_section(s: Section) -> str:
-    fig = s.figure()
+    fig = s.figure
     lengths, times = s.lengths(), s.times()
     versions = sorted({str(r["solver_version"]) for r in s.rows})
     lines = [
@@ -306,7 +311,7 @@ def format_section(s: Section) -> str:
         f"  solve time       median {seconds_text(times.median)}, p95 {seconds_text(times.p95)}, "
         f"max {seconds_text(times.max)}",
         f"  solver           {', '.join(versions)}",
-        *(f"  {'reproduce' if i == 0 else '':<16} {c}" for i, c in enumerate(s.commands())),
+        *(f"  {'reproduce' if i == 0 else '':<16} {c}" for i, c in enumerate(s.commands)),
     ]
     return "\n".join(lines)
 
@@ -317,12 +322,12 @@ def format_table(secs: Sequence[Section]) -> str:
             "95% interval | fair player (95%) | median time | command |")
     lines = [head, "|" + "---|" * 11]
     for s in secs:
-        f = s.figure()
+        f = s.figure
         fair = s.fair_figure()
         opts = options_text(json.loads(s.options)) or "-"
         fair_text = (f"{fair.estimate()} {fair.interval_text()} ({s.fair_deals()})" if fair
                      else "-")
-        commands = "; ".join(f"`{c}`" for c in s.commands())
+        commands = "; ".join(f"`{c}`" for c in s.commands)
         lines.append(
             f"| {s.game} | {opts} | {f.deals} | {f.won} | {f.lost} | {f.unknown} | "
             f"{f.estimate()} | {f.interval_text()} | {fair_text} | "
