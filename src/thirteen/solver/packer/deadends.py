@@ -13,7 +13,7 @@ from mypy_extensions import i64
 from ...packer import PackerState
 from ..common import Budget, key_bytes, table_bytes
 from ..relaxed import QUESTION_LIMIT, Counted
-from .encoding import HOST_STRIDE
+from .encoding import HOST_STRIDE, KING, QUEEN
 from .hashes import Hashes
 from .ordering import Ordering
 from .tuning import STUCK_LIMIT, STUCK_SLOT_BYTES
@@ -109,13 +109,6 @@ class DeadEnds(Ordering):
         cols = self.cols
         col_of = self.col_of
         at = self.at
-        hosts: i64 = 0
-        for s in range(4):
-            if fh[s] < 13:
-                col = cols[col_of[52 + s]]
-                i = at[52 + s] + 1
-                if self.space == "kings" or i >= len(col) or col[i] < 52 or fh[col[i] & 3] >= 12:
-                    hosts += 1
         wants = self._wants  # wants[t]: the queens that must be on kings before t's goes home
         queens: i64 = 0  # the suits whose queen is not home
         on_king: i64 = 0
@@ -125,23 +118,32 @@ class DeadEnds(Ordering):
             if fh[s] >= 12:
                 continue
             queens |= 1 << s
-            if at[48 + s] == 0:
+            if at[QUEEN + s] == 0:
                 continue
-            below = cols[col_of[48 + s]][at[48 + s] - 1]
-            if below >= 52:
+            below = cols[col_of[QUEEN + s]][at[QUEEN + s] - 1]
+            if below >= KING:
                 on_king |= 1 << s
                 continue
             low = self.lowest[below]  # the lowest rank of each suit under the queen
             for t in range(4):
                 if (low >> t * 4 & 15) <= 12:
                     wants[t] |= 1 << s
-        if not queens:
-            return False
+        need: i64 = 5  # the fewest kings the next queen home needs
         for t in range(4):
             w = on_king | wants[t]
-            if queens >> t & 1 and (w & 1) + (w >> 1 & 1) + (w >> 2 & 1) + (w >> 3) <= hosts:
-                return False
-        return True
+            if queens >> t & 1:
+                need = min(need, (w & 1) + (w >> 1 & 1) + (w >> 2 & 1) + (w >> 3))
+        if need == 0 or need == 5:
+            return False  # a queen needs no king, or none is left to go home
+        hosts: i64 = 0
+        for s in range(4):
+            if fh[s] < 13:
+                col = cols[col_of[KING + s]]
+                i = at[KING + s] + 1
+                if (self.kings_space or i >= len(col) or col[i] < KING
+                        or fh[col[i] & 3] >= 12):
+                    hosts += 1
+        return need > hosts
 
     def stuck(self) -> bool:
         """Rule D3 (docs/solver.md): can a card that may go home next ever be uncovered by
@@ -179,7 +181,7 @@ class DeadEnds(Ordering):
     def _never_uncovers(self, start: bytes, known: set[bytes], free: set[bytes]) -> bool:
         """`stuck`'s search from ``start`` (sorted marked columns, joined): True if no card
         that may go home is ever uncovered. Adds what it proves to ``known`` and ``free``."""
-        kings = self.space == "kings"  # a space takes a king: a lone card may leave one
+        kings = self.kings_space  # a space takes a king: a lone card may leave one
         parent: dict[bytes, bytes] = {start: start}
         stack = [start]
         n: i64 = 0

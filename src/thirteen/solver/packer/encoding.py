@@ -18,6 +18,8 @@ KING_PILE: Final = -2  # internal move target: Bisley's king pile of the card's 
 NOWHERE: Final = 0  # `Position.home_target`: the card may not go home now
 BOTTOM: Final = 60  # `Position._put`: the card lies at the bottom of its column
 HOME: Final = 61  # `Position._put`: the card is home (codes go up to 55)
+QUEEN: Final = 48  # the code of the queen of suit 0 (``12 * 4``): add the suit
+KING: Final = 52  # the code of the king of suit 0 (``13 * 4``): add the suit
 ONE_CARD: Final = [bytes([c]) for c in range(64)]  # each code as a one-card bytes, made once
 
 

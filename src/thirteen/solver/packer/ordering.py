@@ -45,7 +45,7 @@ class Ordering(Position):
         # which lone cards may move: none where spaces are never filled (R1), kings only
         # where only kings fill them (R2: a lone card into a space changes nothing)
         lone_still = space == "none"
-        kings_only = space == "kings"
+        kings_only = self.kings_space
         on_top = self._on_top
         next_top = self._next_top
         for j in range(ncols):

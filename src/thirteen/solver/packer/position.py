@@ -61,6 +61,7 @@ class Position:
         self.rank_found = v.foundations == "rank" and not v.kings_down
         self.sequences = v.move_sequences
         self.space = v.space
+        self.kings_space = v.space == "kings"  # a bool: rules D3 and D5 ask it at every test
         self.by_rank = v.build == "rank"  # a bool: `safe_home` asks at every move
         enc = coder(self.rank_found, v.build)
         self.cols = vec[bytes]([bytes(enc(c.rank, c.suit) for c in col) for col in state.columns])
@@ -254,7 +255,7 @@ class Position:
         # i64 said: inferred, the literal made it an `int`, whose `&` went through Python
         low: i64 = self.lowest[col[-1]] if base else 0xFFFF
         trapped = self.trapped
-        kings_space = self.space == "kings"
+        kings_space = self.kings_space
         for k in range(len(cards)):
             c = cards[k]
             self.col_of[c] = ci
