@@ -15,9 +15,9 @@ os.environ.setdefault("THIRTEEN_COMPILED_SOLVER", "off")
 
 #: Modules that need a free core beside their own (a server's solver) or take several; a test
 #: that uses a fixture named ``server`` joins them wherever it is.
-SHARED = {"test_fair_play.py", "test_daily.py", "test_web_api.py", "test_web_limits.py",
-          "test_web_restart.py", "test_page.py", "test_play.py", "test_cluster.py",
-          "test_survey.py"}
+SHARED = {"test_fair_play.py", "test_daily.py", "test_web_api.py", "test_web_bad_input.py",
+          "test_web_limits.py", "test_web_restart.py", "test_page.py", "test_play.py",
+          "test_cluster.py", "test_survey.py"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
