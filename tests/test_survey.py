@@ -487,6 +487,23 @@ def test_merge_keeps_decided_verdicts_and_fair_verdicts() -> None:
     assert merge(row("solved", "won", 2), row("solved", "lost", 1)) == row("solved", "won", 2)
 
 
+def test_merge_keeps_the_unknown_row_of_the_larger_budget() -> None:
+    def row(seconds: float | None, nodes: int | None, mb: int, version: str = "1") -> Row:
+        return {"verdict": "unknown", "max_seconds": seconds, "max_nodes": nodes,
+                "max_mb": mb, "solver_version": version, "fair_verdict": None}
+
+    retried = row(600.0, None, 8192)
+    assert merge(row(60.0, None, 2048), retried) == retried  # a run of another folder
+    assert merge(row(60.0, 10**11, 8192), retried) == retried
+    assert merge(retried, row(60.0, None, 2048)) == retried
+    assert merge(row(600.0, None, 8192, "2"), retried) == row(600.0, None, 8192, "2")  # newer
+    # another solver's row: the newer, which its retries of that budget then skip
+    assert merge(row(60.0, None, 2048, "2"), retried) == row(60.0, None, 2048, "2")
+    # neither larger in every limit: the newer row
+    assert merge(row(3600.0, None, 2048), retried) == row(3600.0, None, 2048)
+    assert merge(row(60.0, None, 16384), retried) == row(60.0, None, 16384)
+
+
 def test_survey_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "cli.sqlite3"
     args = ["survey", "spanish", "--worry-back", "--deals", "1-3", "--workers", "1",

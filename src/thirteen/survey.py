@@ -20,6 +20,7 @@ so that this module imports without it.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import signal
 import sqlite3
@@ -151,17 +152,29 @@ def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
 
 def merge(new: Row, old: Row | None) -> Row:
     """The row to keep of a deal stored as ``old`` and solved again as ``new``: a decided verdict
-    over an unknown one, otherwise the newer row; and a fair player's verdict is never lost to a
-    row without one (a survey with ``--no-fair``). The fair player's game depends on the deal
-    alone, not on the budget, so it stays true of the row it is carried into."""
+    over an unknown one; of two unknown ones of one solver, one tried with a larger budget in
+    some limit and as large in every other (it says more of the deal, and a retry of that
+    budget skips it: `stored_deals`); otherwise the newer row. A fair player's verdict is never
+    lost to a row without one (a survey with ``--no-fair``): the fair player's game depends on
+    the deal alone, not on the budget, so it stays true of the row it is carried into."""
     if old is None:
         return new
-    decided_kept = old["verdict"] != "unknown" and new["verdict"] == "unknown"
-    kept, other = (old, new) if decided_kept else (new, old)
+    old_kept = old["verdict"] != "unknown" and new["verdict"] == "unknown"
+    if (old["verdict"] == new["verdict"] == "unknown"
+            and old.get("solver_version") == new.get("solver_version")):
+        old_kept = _budget(old) != _budget(new) and all(
+            o >= n for o, n in zip(_budget(old), _budget(new), strict=True))
+    kept, other = (old, new) if old_kept else (new, old)
     if kept.get("fair_verdict") is None and other.get("fair_verdict") is not None:
         return {**kept, "fair_verdict": other["fair_verdict"],
                 "fair_seconds": other.get("fair_seconds")}
     return kept
+
+
+def _budget(row: Row) -> tuple[float, ...]:
+    """A row's budget in seconds, positions and MB, no limit (None) the largest."""
+    return tuple(math.inf if row.get(c) is None else float(row[c])
+                 for c in ("max_seconds", "max_nodes", "max_mb"))
 
 
 def store_row(db: sqlite3.Connection, row: Row) -> None:
