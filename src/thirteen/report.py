@@ -19,12 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from .solver import Budget as Limits
-from .survey import rows
+from .survey import RowBudget, row_budget, rows, within
 from .variants import GAMES
 from .workers import Row
-
-#: a row's (max_nodes, max_seconds, max_mb); None: no limit
-Budget = tuple[int | None, float | None, int | None]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -178,19 +175,19 @@ class Section:
         played and one with --no-fair for the rest); then, for each larger budget some rows
         had (the unknown deals tried again), one that solves its deals again with it if they
         are still unknown (--retry-unknown), smallest first."""
-        budgets = Counter(_budget(r) for r in self.rows)
+        budgets = Counter(row_budget(r) for r in self.rows)
         base = budgets.most_common(1)[0][0]
         parts = [(self.rows, "")]
         if self.hidden:
             played = self.fair_rows()
             rest = [r for r in self.rows if r["fair_verdict"] is None]
             parts = [(r, flag) for r, flag in ((played, ""), (rest, " --no-fair")) if r]
-        larger = sorted((b for b in budgets if not _within(b, base)), key=_order)
+        larger = sorted((b for b in budgets if not within(b, base)), key=_order)
         return ([self._command(r, base, flag) for r, flag in parts]
-                + [self._command([r for r in self.rows if _budget(r) == b], b, " --retry-unknown")
-                   for b in larger])
+                + [self._command([r for r in self.rows if row_budget(r) == b], b,
+                                 " --retry-unknown") for b in larger])
 
-    def _command(self, rows: list[Row], budget: Budget, flag: str = "") -> str:
+    def _command(self, rows: list[Row], budget: RowBudget, flag: str = "") -> str:
         """The survey command that solves ``rows``'s deals with ``budget`` (``flag`` added)."""
         opts = json.loads(self.options)
         flags = "".join(" --worry-back" if k == "worry_back" and v else
@@ -211,21 +208,11 @@ class Section:
         return f"thirteen survey {self.game}{flags} --deals {deals}{limits}{flag}"
 
 
-def _budget(row: Row) -> Budget:
-    return row["max_nodes"], row["max_seconds"], row["max_mb"]
-
-
-def _order(budget: Budget) -> tuple[float, float, float]:
+def _order(budget: RowBudget) -> tuple[float, float, float]:
     """Budgets in order of seconds, then positions, then memory, no limit last."""
     return (math.inf if budget[1] is None else budget[1],
             math.inf if budget[0] is None else budget[0],
             math.inf if budget[2] is None else budget[2])
-
-
-def _within(budget: Budget, base: Budget) -> bool:
-    """``budget`` is no larger than ``base`` in positions, seconds and memory: a survey with
-    ``base`` decides what it decided."""
-    return all(b is None or (a is not None and a <= b) for a, b in zip(budget, base, strict=True))
 
 
 def thoughtful(row: Row) -> str:

@@ -20,7 +20,6 @@ so that this module imports without it.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import signal
 import sqlite3
@@ -162,8 +161,7 @@ def merge(new: Row, old: Row | None) -> Row:
     old_kept = old["verdict"] != "unknown" and new["verdict"] == "unknown"
     if (old["verdict"] == new["verdict"] == "unknown"
             and old.get("solver_version") == new.get("solver_version")):
-        old_kept = _budget(old) != _budget(new) and all(
-            o >= n for o, n in zip(_budget(old), _budget(new), strict=True))
+        old_kept = row_budget(old) != row_budget(new) and within(row_budget(new), row_budget(old))
     kept, other = (old, new) if old_kept else (new, old)
     if kept.get("fair_verdict") is None and other.get("fair_verdict") is not None:
         return {**kept, "fair_verdict": other["fair_verdict"],
@@ -171,10 +169,18 @@ def merge(new: Row, old: Row | None) -> Row:
     return kept
 
 
-def _budget(row: Row) -> tuple[float, ...]:
-    """A row's budget in seconds, positions and MB, no limit (None) the largest."""
-    return tuple(math.inf if row.get(c) is None else float(row[c])
-                 for c in ("max_seconds", "max_nodes", "max_mb"))
+#: a row's (max_nodes, max_seconds, max_mb); None: no limit
+RowBudget = tuple[int | None, float | None, int | None]
+
+
+def row_budget(row: Row) -> RowBudget:
+    return row.get("max_nodes"), row.get("max_seconds"), row.get("max_mb")
+
+
+def within(budget: RowBudget, base: RowBudget) -> bool:
+    """``budget`` is no larger than ``base`` in positions, seconds and memory: a survey with
+    ``base`` decides what it decided."""
+    return all(b is None or (a is not None and a <= b) for a, b in zip(budget, base, strict=True))
 
 
 def store_row(db: sqlite3.Connection, row: Row) -> None:
