@@ -4,7 +4,10 @@ hand-made positions with known answers (the fair player: tests/test_fair.py)."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from functools import cache
 
 import pytest
@@ -316,6 +319,43 @@ def test_restarts_stay_within_the_node_budget(monkeypatch: pytest.MonkeyPatch) -
     answer = decide(state, None, budget, first_run=0.05)
     assert answer.verdict == "unknown" and seeds[:3] == [1, 2, 3]
     assert budget * 0.9 <= answer.nodes <= budget * 1.1
+
+
+def test_a_past_deadline_stops_the_model_without_any_limit_of_cp_sats() -> None:
+    # no time or work limit of CP-SAT's own: only the watcher, reading the clock, stops it
+    state = new_state("imaginary-thirteen-pysol", 12423)  # its model takes seconds
+    assert isinstance(state, CalcState)
+    solver = schedule_model._solver()
+    model = schedule_model._Model(state).m
+    assert schedule_model._solve_within(solver, model, 1.0, clock=lambda: 2.0) == cp_model.UNKNOWN
+    small = schedule_model._Model(calc_state([12, 11, 13, 13], ["K", "J K"])).m
+    assert schedule_model._solve_within(schedule_model._solver(), small, 1.0,
+                                        clock=lambda: 0.0) == cp_model.OPTIMAL
+
+
+def test_a_busy_core_makes_the_model_slower_not_its_answer_different(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three processes that never wait share this thread's core: it gets about a quarter of it.
+    # The model of Calculation 35 takes under half a CPU second in one run; with CP-SAT's wall
+    # clock as the limit, a second's budget ended that run early, and the next seeds' too.
+    seeds = counted_runs(monkeypatch)
+    state = new_state("calculation", 35)
+    assert isinstance(state, CalcState)
+    core = {min(os.sched_getaffinity(0))}
+    before = os.sched_getaffinity(0)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        for hog in hogs:
+            os.sched_setaffinity(hog.pid, core)
+        os.sched_setaffinity(0, core)  # this thread, and CP-SAT's work in it
+        answer = decide(state, 1.0, None)
+    finally:
+        os.sched_setaffinity(0, before)
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert answer.verdict == "solved" and seeds == [1]
+    assert replays_to_a_win(state, answer.moves)
 
 
 def test_scheduling_model_decides_the_small_positions_the_rules_decide() -> None:

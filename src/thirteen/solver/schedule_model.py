@@ -16,7 +16,12 @@ placements and before the next one. The cards already in the waste were placed b
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -34,6 +39,9 @@ NODES_PER_DETERMINISTIC_SECOND = 200_000
 FIRST_RUN = 6.0
 GROWTH = 1.5
 MIN_RUN = 0.01
+
+#: How often (wall seconds) `_solve_within` reads the CPU clock of CP-SAT's thread.
+WATCH_PERIOD = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,12 +204,40 @@ def _solver() -> cp_model.CpSolver:
     return solver
 
 
+def _solve_within(solver: cp_model.CpSolver, model: cp_model.CpModel,
+                  deadline: float | None, clock: Callable[[], float] | None = None) -> Any:
+    """``solver.solve(model)``, stopped once ``clock`` (this thread's CPU clock, on which `now`
+    counts) passes ``deadline``. CP-SAT's own time limit is its wall clock, which a search that
+    waits for a core (a survey beside other work, a server's solver at the lowest priority)
+    spends before its CPU seconds: with it, a deal decided in 40 CPU seconds was unknown at 60.
+    A watching thread reads the clock and asks CP-SAT to stop until it does."""
+    if deadline is None:
+        return solver.solve(model)
+    if clock is None:
+        cpu = time.pthread_getcpuclockid(threading.get_ident())
+        clock = partial(time.clock_gettime, cpu)
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(WATCH_PERIOD):
+            if clock() >= deadline:
+                solver.stop_search()  # ignored before the search starts: asked again
+
+    watcher = threading.Thread(target=watch, name="cp-sat deadline", daemon=True)
+    watcher.start()
+    try:
+        return solver.solve(model)
+    finally:
+        done.set()
+        watcher.join()
+
+
 def decide(state: CalcState, seconds: float | None, nodes: int | None,
            seed: int = 1, first_run: float = FIRST_RUN) -> Decision:
     """Solve the model of ``state`` within ``seconds`` (CPU seconds, `now`: CP-SAT runs in
-    this thread) and ``nodes`` positions (`NODES_PER_DETERMINISTIC_SECOND`). CP-SAT's own
-    limit is its wall clock, so a run on a busy machine may end before its CPU seconds are
-    spent; the node budget is what makes the answer the same on every machine.
+    this thread, and `_solve_within` stops it by this thread's CPU clock, so a busy machine
+    makes it slower, not its answer different) and ``nodes`` positions
+    (`NODES_PER_DETERMINISTIC_SECOND`, the same on every machine).
 
     Why restarts: on the hardest deals CP-SAT's work is heavy-tailed in its random seed (a
     deal one seed decides in 1.7 deterministic seconds another leaves unknown after 200), so
@@ -220,9 +256,7 @@ def decide(state: CalcState, seconds: float | None, nodes: int | None,
         solver.parameters.random_seed = seed
         solver.parameters.max_deterministic_time = run if budget is None else min(
             run, max(budget - work, 0.0))
-        if deadline is not None:
-            solver.parameters.max_time_in_seconds = max(deadline - now(), 0.0)
-        status = solver.solve(model.m)
+        status = _solve_within(solver, model.m, deadline)
         work += solver.response_proto.deterministic_time
         spent = round(work * NODES_PER_DETERMINISTIC_SECOND)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
