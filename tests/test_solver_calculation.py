@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
+import threading
 from functools import cache
 
 import pytest
@@ -28,6 +30,7 @@ from thirteen.solver.calculation import (
     search_moves,
 )
 from thirteen.solver.clock import Clock
+from thirteen.solver.common import signals_held
 from thirteen.solver.schedule_model import FIRST_RUN, NODES_PER_DETERMINISTIC_SECOND, decide
 from thirteen.variants import GAMES
 
@@ -356,6 +359,40 @@ def test_a_busy_core_makes_the_model_slower_not_its_answer_different(
             hog.wait()
     assert answer.verdict == "solved" and seeds == [1]
     assert replays_to_a_win(state, answer.moves)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_the_model_within_its_run(monkeypatch: pytest.MonkeyPatch,
+                                                 sig: signal.Signals) -> None:
+    # CP-SAT does not come back to Python until its run ends, so Python's handler could not
+    # run: SIGTERM waited for the run's end (up to its budget) and Ctrl-C was CP-SAT's, which
+    # ended the run only (the next began) or hung the process.
+    statuses: list[cp_model.CpSolverStatus] = []
+    make = schedule_model._solver
+
+    def signalled() -> cp_model.CpSolver:
+        solver = make()
+        solve = solver.solve
+
+        def run(model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+            threading.Timer(0.3, os.kill, (os.getpid(), sig)).start()
+            statuses.append(solve(model))
+            return statuses[-1]
+
+        solver.solve = run  # type: ignore[method-assign, assignment]
+        return solver
+
+    monkeypatch.setattr(schedule_model, "_solver", signalled)
+    state = new_state("imaginary-thirteen-pysol", 12423)  # its model takes seconds
+    assert isinstance(state, CalcState)
+    seen: list[int] = []
+    previous = signal.signal(sig, lambda signum, frame: seen.append(signum))
+    try:
+        with pytest.raises(KeyboardInterrupt), signals_held():  # the handler let it go on
+            decide(state, 600.0, None)
+    finally:
+        signal.signal(sig, previous)
+    assert (seen, statuses) == ([sig], [cp_model.UNKNOWN])
 
 
 def test_scheduling_model_decides_the_small_positions_the_rules_decide() -> None:

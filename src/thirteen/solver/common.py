@@ -4,12 +4,13 @@ that enforces a budget is `clock.Clock`, compiled with the searches)."""
 from __future__ import annotations
 
 import gc
+import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
@@ -177,6 +178,44 @@ def stop_if_signalled() -> None:
         raise Interrupted
 
 
+_wakeup: list[int] = []  # while signals are held: the pipe's end the signals' numbers come out of
+_woken: list[int] = []  # the held signals read from it
+
+
+def signal_came() -> bool:
+    """Whether a held signal came, for a thread that watches a search the main thread runs
+    in code that does not come back to Python until it ends (CP-SAT): only then would Python
+    run the signal's handler, but the signal's number is written at once to a pipe
+    (`signal.set_wakeup_fd`, `_wakeup_pipe`)."""
+    if _wakeup and not _woken:
+        with suppress(BlockingIOError):
+            _woken.extend(b for b in os.read(_wakeup[0], 512) if b in HELD_SIGNALS)
+    return bool(_pending or _woken)
+
+
+@contextmanager
+def _wakeup_pipe() -> Iterator[None]:
+    """Have the signals' numbers written to a pipe (`signal_came`) unless something else of
+    the main thread reads them already (an event loop's wakeup file)."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    if previous != -1:
+        signal.set_wakeup_fd(previous)
+    else:
+        _wakeup.append(read)
+    try:
+        yield
+    finally:
+        if _wakeup:
+            signal.set_wakeup_fd(-1)
+        _wakeup.clear()
+        _woken.clear()
+        os.close(read)
+        os.close(write)
+
+
 @contextmanager
 def signals_held() -> Iterator[None]:
     """Hold SIGINT and SIGTERM while a search runs in the main thread, and stop the search at
@@ -195,7 +234,8 @@ def signals_held() -> Iterator[None]:
         signal.signal(s, _note)
     _holding.append(True)
     try:
-        yield
+        with _wakeup_pipe():
+            yield
     except Interrupted:
         pass
     finally:

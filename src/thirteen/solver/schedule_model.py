@@ -21,13 +21,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ..calculation import CalcState
 from ..moves import Move, Place
-from .common import Verdict, now
+from .common import Verdict, now, signal_came, stop_if_signalled
 
 #: One deterministic second of CP-SAT (its own measure of work, the same on any machine)
 #: counts as this many positions of the node budget: about what the move search of
@@ -201,26 +200,28 @@ def _solver() -> cp_model.CpSolver:
     # on a two-deck deal and left the search slower: without it PySolFC's Imaginary
     # Thirteen 2, 79 and 88 took 16, 20 and 11 s instead of 35, 66 and 53 s
     solver.parameters.cp_model_presolve = False
+    # Ctrl-C is Python's to hold (`signals_held`) and `_solve_within`'s to act on: CP-SAT's
+    # own handler ended only the run, and `decide` went on with the next
+    solver.parameters.catch_sigint_signal = False
     return solver
 
 
 def _solve_within(solver: cp_model.CpSolver, model: cp_model.CpModel,
-                  deadline: float | None, clock: Callable[[], float] | None = None) -> Any:
+                  deadline: float | None, clock: Callable[[], float] | None = None
+                  ) -> cp_model.CpSolverStatus:
     """``solver.solve(model)``, stopped once ``clock`` (this thread's CPU clock, on which `now`
-    counts) passes ``deadline``. CP-SAT's own time limit is its wall clock, which a search that
-    waits for a core (a survey beside other work, a server's solver at the lowest priority)
-    spends before its CPU seconds: with it, a deal decided in 40 CPU seconds was unknown at 60.
-    A watching thread reads the clock and asks CP-SAT to stop until it does."""
-    if deadline is None:
-        return solver.solve(model)
+    counts) passes ``deadline``, or a held signal comes (`signal_came`). CP-SAT's own time
+    limit is its wall clock, which a search that waits for a core (a survey beside other work,
+    a server's solver at the lowest priority) spends before its CPU seconds: with it, a deal
+    decided in 40 CPU seconds was unknown at 60. A watching thread reads the clock and asks
+    CP-SAT to stop until it does."""
     if clock is None:
-        cpu = time.pthread_getcpuclockid(threading.get_ident())
-        clock = partial(time.clock_gettime, cpu)
+        clock = partial(time.clock_gettime, time.pthread_getcpuclockid(threading.get_ident()))
     done = threading.Event()
 
     def watch() -> None:
         while not done.wait(WATCH_PERIOD):
-            if clock() >= deadline:
+            if signal_came() or (deadline is not None and clock() >= deadline):
                 solver.stop_search()  # ignored before the search starts: asked again
 
     watcher = threading.Thread(target=watch, name="cp-sat deadline", daemon=True)
@@ -257,6 +258,7 @@ def decide(state: CalcState, seconds: float | None, nodes: int | None,
         solver.parameters.max_deterministic_time = run if budget is None else min(
             run, max(budget - work, 0.0))
         status = _solve_within(solver, model.m, deadline)
+        stop_if_signalled()  # a signal stopped the run: the search unwinds (`signals_held`)
         work += solver.response_proto.deterministic_time
         spent = round(work * NODES_PER_DETERMINISTIC_SECOND)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
