@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 
 import pytest
@@ -284,9 +286,18 @@ def test_random_positions_put_both_answers_to_the_test() -> None:
     assert set(verdicts) == {"solved", "unsolvable"}
 
 
-def counted_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that fills with the seed of each run of the model."""
-    seeds: list[int] = []
+@dataclass
+class Runs:
+    """The seed and the status of each run of the model, in turn."""
+
+    seeds: list[int] = field(default_factory=list)
+    statuses: list[cp_model.CpSolverStatus] = field(default_factory=list)
+
+
+def counted_runs(monkeypatch: pytest.MonkeyPatch,
+                 before: Callable[[], object] = lambda: None) -> Runs:
+    """The runs of the model from now on, each after ``before``."""
+    runs = Runs()
     make = schedule_model._solver
 
     def counting() -> cp_model.CpSolver:
@@ -294,20 +305,22 @@ def counted_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         solve = solver.solve
 
         def counted(model: cp_model.CpModel) -> cp_model.CpSolverStatus:
-            seeds.append(solver.parameters.random_seed)
-            return solve(model)
+            runs.seeds.append(solver.parameters.random_seed)
+            before()
+            runs.statuses.append(solve(model))
+            return runs.statuses[-1]
 
         solver.solve = counted  # type: ignore[method-assign, assignment]
         return solver
 
     monkeypatch.setattr(schedule_model, "_solver", counting)
-    return seeds
+    return runs
 
 
 def test_restarts_keep_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     # Runs so short that the positions need several, each with the next seed: a run that ends
     # unknown must lead to the next, and the verdict of the run that decides is the truth.
-    seeds = counted_runs(monkeypatch)
+    seeds = counted_runs(monkeypatch).seeds
     positions = [random_position(seed, 10) for seed in range(20)]
     verdicts = [model_verdict(s, first_run=0.0005) for s in positions]
     assert verdicts == ["solved" if brute_force(s) else "unsolvable" for s in positions]
@@ -315,7 +328,7 @@ def test_restarts_keep_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_restarts_stay_within_the_node_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    seeds = counted_runs(monkeypatch)
+    seeds = counted_runs(monkeypatch).seeds
     state = new_state("imaginary-thirteen-pysol", 2419)
     assert isinstance(state, CalcState)
     budget = NODES_PER_DETERMINISTIC_SECOND // 2  # half a deterministic second
@@ -341,7 +354,7 @@ def test_a_busy_core_makes_the_model_slower_not_its_answer_different(
     # Three processes that never wait share this thread's core: it gets about a quarter of it.
     # The model of Calculation 35 takes under half a CPU second in one run; with CP-SAT's wall
     # clock as the limit, a second's budget ended that run early, and the next seeds' too.
-    seeds = counted_runs(monkeypatch)
+    seeds = counted_runs(monkeypatch).seeds
     state = new_state("calculation", 35)
     assert isinstance(state, CalcState)
     core = {min(os.sched_getaffinity(0))}
@@ -367,22 +380,10 @@ def test_a_signal_stops_the_model_within_its_run(monkeypatch: pytest.MonkeyPatch
     # CP-SAT does not come back to Python until its run ends, so Python's handler could not
     # run: SIGTERM waited for the run's end (up to its budget) and Ctrl-C was CP-SAT's, which
     # ended the run only (the next began) or hung the process.
-    statuses: list[cp_model.CpSolverStatus] = []
-    make = schedule_model._solver
+    def signal_soon() -> None:
+        threading.Timer(0.3, os.kill, (os.getpid(), sig)).start()
 
-    def signalled() -> cp_model.CpSolver:
-        solver = make()
-        solve = solver.solve
-
-        def run(model: cp_model.CpModel) -> cp_model.CpSolverStatus:
-            threading.Timer(0.3, os.kill, (os.getpid(), sig)).start()
-            statuses.append(solve(model))
-            return statuses[-1]
-
-        solver.solve = run  # type: ignore[method-assign, assignment]
-        return solver
-
-    monkeypatch.setattr(schedule_model, "_solver", signalled)
+    runs = counted_runs(monkeypatch, signal_soon)
     state = new_state("imaginary-thirteen-pysol", 12423)  # its model takes seconds
     assert isinstance(state, CalcState)
     seen: list[int] = []
@@ -392,7 +393,7 @@ def test_a_signal_stops_the_model_within_its_run(monkeypatch: pytest.MonkeyPatch
             decide(state, 600.0, None)
     finally:
         signal.signal(sig, previous)
-    assert (seen, statuses) == ([sig], [cp_model.UNKNOWN])
+    assert (seen, runs.statuses) == ([sig], [cp_model.UNKNOWN])
 
 
 def test_scheduling_model_decides_the_small_positions_the_rules_decide() -> None:
