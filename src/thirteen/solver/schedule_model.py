@@ -217,11 +217,12 @@ def _solve_within(solver: cp_model.CpSolver, model: cp_model.CpModel,
     CP-SAT to stop until it does."""
     if clock is None:
         clock = partial(time.clock_gettime, time.pthread_getcpuclockid(threading.get_ident()))
+    held = threading.current_thread() is threading.main_thread()  # whose signals are held
     done = threading.Event()
 
     def watch() -> None:
         while not done.wait(WATCH_PERIOD):
-            if signal_came() or (deadline is not None and clock() >= deadline):
+            if (held and signal_came()) or (deadline is not None and clock() >= deadline):
                 solver.stop_search()  # ignored before the search starts: asked again
 
     watcher = threading.Thread(target=watch, name="cp-sat deadline", daemon=True)
