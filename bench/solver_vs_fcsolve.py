@@ -64,7 +64,7 @@ GAME_ARGS: dict[str, list[str]] = {
 }
 MULTI = ["-me", "a-star", "-step", "1000", "-nst", "-me", "a-star", "-sp", "r:tf", "-step",
          "1000", "-nst", "-me", "soft-dfs", "-sp", "r:tf", "-step", "1000"]
-COMMON = ["-sel", "-mi", "1000000"]
+ITERATIONS = 1_000_000  # fc-solve's -mi: the positions it may check
 
 
 @dataclass
@@ -81,8 +81,10 @@ def board_text(game: str, number: int) -> str:
     return format_board(layout)
 
 
-def run_fc_solve(path: str, args: list[str], board: str, max_seconds: float) -> Run:
-    """One fc-solve run, timed and its peak memory read from the same process (wait4)."""
+def run_fc_solve(path: str, args: list[str], board: str, max_seconds: float,
+                 iterations: int = ITERATIONS) -> Run:
+    """One fc-solve run of at most ``iterations`` positions, timed and its peak memory read
+    from the same process (wait4)."""
     with tempfile.TemporaryDirectory() as tmp:
         board_file = os.path.join(tmp, "deal.board")
         out_file = os.path.join(tmp, "out.txt")
@@ -90,8 +92,8 @@ def run_fc_solve(path: str, args: list[str], board: str, max_seconds: float) -> 
             f.write(board)
         with open(out_file, "w") as out:
             start = time.perf_counter()
-            proc = subprocess.Popen([path, *args, *COMMON, board_file], stdout=out,
-                                    stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen([path, *args, "-sel", "-mi", str(iterations), board_file],
+                                    stdout=out, stderr=subprocess.DEVNULL)
             timer = threading.Timer(max_seconds, proc.kill)
             timer.start()
             _, status, usage = os.wait4(proc.pid, 0)
