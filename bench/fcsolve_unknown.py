@@ -26,14 +26,6 @@ from solver_vs_fcsolve import FC_SOLVE, GAME_ARGS, MULTI, Run, board_text, run_f
 from thirteen.arguments import positive_count, positive_seconds
 
 
-def unknown_deals(game: str, tried: float) -> list[int]:
-    """The deals of ``game`` whose committed verdict is unknown after at least ``tried``
-    seconds, in order."""
-    rows = survey_data.columns(game, ("deal", "verdict", "max_seconds"))
-    return sorted(int(str(deal)) for deal, verdict, seconds in rows
-                  if verdict == "unknown" and float(str(seconds or 0)) >= tried)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("game", choices=sorted(GAME_ARGS))
@@ -48,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     survey_data.require(p, [a.game])
     if not os.access(a.fc_solve, os.X_OK):
         p.error(f"no fc-solve at {a.fc_solve} (see solver_vs_fcsolve.py)")
-    deals = unknown_deals(a.game, a.tried)
+    deals = survey_data.unknown(a.game, a.tried)
     runs: dict[str, list[Run]] = {"fc-solve": [], "fc-solve multi": []}
     for n in deals:
         line = f"{n:6d}"
