@@ -42,7 +42,7 @@ def play(game: Relaxed, cap: int) -> tuple[str, int, float]:
     start = time.process_time()
     verdict = ""
     while not verdict:
-        verdict = game.steps(SLICE)
+        verdict = game.steps(min(SLICE, cap))
         if not verdict and len(game.seen) >= cap:
             verdict = "capped"
     return verdict, len(game.seen), time.process_time() - start
