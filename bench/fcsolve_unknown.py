@@ -1,6 +1,6 @@
 """What Freecell Solver says of the deals the committed survey data leaves unknown.
 
-    python bench/fcsolve_unknown.py GAME [--tried SECONDS] [--iterations N] [--max-seconds S]
+    python bench/fcsolve_unknown.py GAME [--tried S] [--iterations N] [--max-seconds S]
         [--fc-solve PATH]
 
 Why: a deal our solver leaves unknown at the survey's largest budget is either one its line
@@ -29,8 +29,8 @@ from thirteen.arguments import positive_count, positive_seconds
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("game", choices=sorted(GAME_ARGS))
-    p.add_argument("--tried", type=float, default=0.0,
-                   help="only deals left unknown by a budget of at least this many seconds")
+    p.add_argument("--tried", type=positive_seconds, metavar="S",
+                   help="only deals left unknown by a budget of at least S seconds")
     p.add_argument("--iterations", type=positive_count, default=4_000_000,
                    help="fc-solve's -mi: positions it may check per deal and setting")
     p.add_argument("--max-seconds", type=positive_seconds, default=600.0,
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     survey_data.require(p, [a.game])
     if not os.access(a.fc_solve, os.X_OK):
         p.error(f"no fc-solve at {a.fc_solve} (see solver_vs_fcsolve.py)")
-    deals = survey_data.unknown(a.game, a.tried)
+    deals = survey_data.unknown(a.game, a.tried or 0.0)
     runs: dict[str, list[Run]] = {"fc-solve": [], "fc-solve multi": []}
     for n in deals:
         line = f"{n:6d}"
@@ -50,10 +50,9 @@ def main(argv: list[str] | None = None) -> int:
             runs[name].append(r)
             line += f" | {name} {r.verdict:<10} {r.seconds:8.2f} s {r.mb:8.0f} MB"
         print(line, flush=True)
-    print(f"\n# {a.game}: the {len(deals)} deals unknown in {survey_data.SURVEYS.name} after "
-          f"{a.tried:g} s or more, "
-          f"-mi {a.iterations}; {datetime.date.today()}, {platform.machine()} "
-          f"{os.cpu_count()} cores")
+    tried = f" after {a.tried:g} s or more" if a.tried else ""
+    print(f"\n# {a.game}, deals left unknown{tried}: {len(deals)}; -mi {a.iterations}; "
+          f"{datetime.date.today()}, {platform.machine()} {os.cpu_count()} cores")
     if deals:
         for name, rs in runs.items():
             print(summary(name, rs))

@@ -23,7 +23,7 @@ import time
 import deal_range
 import survey_data
 
-from thirteen.arguments import positive_count
+from thirteen.arguments import positive_count, positive_seconds
 from thirteen.cards import SUIT_NAMES
 from thirteen.game import new_state
 from thirteen.packer import PackerState
@@ -79,7 +79,7 @@ def main() -> None:
     parser.add_argument("deals", nargs="*", type=deal_range.spec, help="GAME:FIRST-LAST")
     parser.add_argument("--unknown", choices=GAMES, metavar="GAME",
                         help="the deals the committed survey data leaves unknown")
-    parser.add_argument("--tried", type=float, default=0.0, metavar="S",
+    parser.add_argument("--tried", type=positive_seconds, metavar="S",
                         help="with --unknown: only those left unknown by at least S seconds")
     parser.add_argument("--cap", type=positive_count, default=3_000_000,
                         help="positions a game may hold")
@@ -87,7 +87,7 @@ def main() -> None:
     deals = [(g, n) for g, first, last in args.deals for n in range(first, last + 1)]
     if args.unknown:
         survey_data.require(parser, [args.unknown])
-        deals += [(args.unknown, n) for n in survey_data.unknown(args.unknown, args.tried)]
+        deals += [(args.unknown, n) for n in survey_data.unknown(args.unknown, args.tried or 0.0)]
     if not deals or any(g not in GAMES for g, _ in deals):
         parser.error(f"name deals of {', '.join(GAMES)}")
     for game, number in deals:
