@@ -4,15 +4,15 @@
                                   [--cap N]
 
 Why: a deal is proved lost by D4 only if one of its relaxed games is lost (docs/solver.md,
-*D4*). Where every one of them is won, no budget lets D4 prove the deal lost: it is won, or
-its proof needs another argument; a game still going at the cap is one D4 might yet decide
-with more room. For each deal this plays the counted game of the start, the relaxed game, then
-each suit kept within each of `WINDOWS` in the portfolio's order (every suit within the
-narrowest, then those won there within the next), each up to N positions, and prints a line
-a game: its verdict (lost, won or capped), positions and CPU seconds. It stops at the first
-lost one. With ``--unknown GAME`` the deals are those the committed survey data leaves unknown
-(with ``--tried S``, by a budget of at least S seconds). Only Baker's Dozen, Good Measure and
-Portuguese Solitaire have these games.
+*D4*). Where every one of them is won, no budget lets D4 prove the deal lost: it is won, or its
+proof needs another argument; a game still going at the cap is one D4 might yet decide with more
+room. For each deal this plays the counted game of the start, the relaxed game, then each suit
+kept within each of `WINDOWS` in the portfolio's order (every suit within the narrowest, then
+those won there within the next: `schedule.first_kept` and `wider`), each up to N positions, and
+prints a line a game: its verdict (lost, won or capped), positions and CPU seconds. It stops at
+the first lost one. With ``--unknown GAME`` the deals are those the committed survey data leaves
+unknown (with ``--tried S``, by a budget of at least S seconds). Only Baker's Dozen, Good
+Measure and Portuguese Solitaire have these games.
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ import deal_range
 import survey_data
 
 from thirteen.arguments import positive_count, positive_seconds
-from thirteen.cards import SUIT_NAMES
 from thirteen.game import new_state
 from thirteen.packer import PackerState
 from thirteen.solver import Budget
 from thirteen.solver.clock import Clock
-from thirteen.solver.packer.tuning import WINDOWS
+from thirteen.solver.packer.schedule import describe, first_kept, wider
 from thirteen.solver.relaxed import Counted, Relaxed, fits
 
 GAMES = ("bakers-dozen", "good-measure", "portuguese-solitaire")
@@ -62,16 +61,16 @@ def deal_games(name: str, number: int, cap: int) -> None:
     print(name, number, "counted", verdict, f"{time.process_time() - start:.1f}s", flush=True)
     if verdict == "lost":
         return
-    games = [(-1, WINDOWS[-1])] + [(suit, WINDOWS[0]) for suit in range(4)]
+    games = [Relaxed(counted), *first_kept(counted)]
     while games:
-        suit, window = games.pop(0)
-        verdict, held, took = play(Relaxed(counted, suit, window), cap)
-        kept = "no suit kept" if suit < 0 else f"{SUIT_NAMES[suit]} kept within {window}"
-        print(name, number, kept, verdict, held, f"{took:.1f}s", flush=True)
+        game = games.pop(0)
+        verdict, held, took = play(game, cap)
+        print(name, number, f"{describe(game)}:", verdict, held, f"{took:.1f}s", flush=True)
         if verdict == "lost":
             return
-        if verdict == "won" and suit >= 0 and window < WINDOWS[-1]:
-            games.append((suit, WINDOWS[WINDOWS.index(window) + 1]))
+        next_game = wider(game) if verdict == "won" else None
+        if next_game is not None:
+            games.append(next_game)
 
 
 def main() -> None:

@@ -212,9 +212,9 @@ class _Schedule:
         if relaxed is not None and main.counted is not None:
             rv = relaxed.steps(self.limit * (RELAXED_SHARE + (LATE_PROBES if self.rooting else 0)))
             if rv == "lost":
-                return "unsolvable", [], "dead end (rule D4): the relaxed game is lost"
+                return "unsolvable", [], f"dead end (rule D4): {describe(relaxed)} is lost"
             if rv == "won":
-                self.kept = [Relaxed(relaxed.counted, suit, WINDOWS[0]) for suit in range(4)]
+                self.kept = first_kept(relaxed.counted)
                 self.relaxed = None  # it proves nothing: its memory goes back to the others
         return None
 
@@ -230,13 +230,10 @@ class _Schedule:
                                                            if g is not game)
             kv = game.steps(self.limit // len(kept))
             if kv == "lost":
-                within = (f" within {game.window} ranks of their pile"
-                          if game.window < KING else "")
-                return "unsolvable", [], (f"dead end (rule D4): the relaxed game with "
-                                          f"{SUIT_NAMES[game.kept]} kept{within} is lost")
-            if kv == "won" and game.window < WINDOWS[-1]:
-                wider = WINDOWS[WINDOWS.index(game.window) + 1]
-                self.later.append(Relaxed(game.counted, game.kept, wider))
+                return "unsolvable", [], f"dead end (rule D4): {describe(game)} is lost"
+            next_game = wider(game) if kv == "won" else None
+            if next_game is not None:
+                self.later.append(next_game)
             if kv == "won" or allowed is not None and game.table() > allowed:
                 kept.remove(game)
         if not kept:  # every game of this window is decided: the won ones go on wider
@@ -334,6 +331,28 @@ class _Schedule:
         kept."""
         own = self.relaxed.table() if self.relaxed is not None else 0
         return own + sum(game.table() for game in self.kept)
+
+
+def first_kept(counted: Counted) -> list[Relaxed]:
+    """The relaxed games with a suit kept that rule D4 plays first, once the relaxed game is
+    won: each suit within the narrowest of `WINDOWS`."""
+    return [Relaxed(counted, suit, WINDOWS[0]) for suit in range(4)]
+
+
+def wider(game: Relaxed) -> Relaxed | None:
+    """What follows ``game`` once it is won: the same suit kept within the next of `WINDOWS`;
+    None after the widest (and after the relaxed game, which keeps no suit)."""
+    if game.kept < 0 or game.window >= WINDOWS[-1]:
+        return None
+    return Relaxed(game.counted, game.kept, WINDOWS[WINDOWS.index(game.window) + 1])
+
+
+def describe(game: Relaxed) -> str:
+    """``game`` in words, as a verdict's reason names it."""
+    if game.kept < 0:
+        return "the relaxed game"
+    within = f" within {game.window} ranks of their pile" if game.window < KING else ""
+    return f"the relaxed game with {SUIT_NAMES[game.kept]} kept{within}"
 
 
 def luby(i: int) -> int:
