@@ -174,7 +174,8 @@ RowBudget = tuple[int | None, float | None, int | None]
 
 
 def row_budget(row: Row) -> RowBudget:
-    """The budget a row's deal was solved with (what `merge` and the report compare)."""
+    """The budget a row's deal was tried with, whatever its verdict (what `merge` and the
+    report compare)."""
     return row.get("max_nodes"), row.get("max_seconds"), row.get("max_mb")
 
 
