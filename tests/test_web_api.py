@@ -318,6 +318,7 @@ def test_an_act_sent_with_a_version_is_refused_once_the_game_has_changed(
                        (f"solve?at={v0}", None)):
         r = alice.post(f"/api/games/{gid}/{path}", json=body)
         assert r.status_code == 409 and "nothing was done" in detail(r), path
+        assert r.headers["Game-Version"] == str(first.json()["version"]), path
     assert snapshot(alice, gid) == before
     assert stored_moves(server, gid) == [WIN_LINE[0]]
     for bad in ("-1", "x", str(2**63)):

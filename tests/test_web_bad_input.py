@@ -80,6 +80,8 @@ def test_bad_moves_change_nothing(server: ServerProcess, alice: httpx.Client) ->
         r = alice.post(f"/api/games/{gid}/moves", **kwargs)
         assert r.status_code == status, (kwargs, r.text)
         assert words in detail(r), (kwargs, r.text)
+        # a refusal of the rules: the game has not changed, so the page need not read it again
+        assert "Game-Version" not in r.headers
         assert snapshot(alice, gid) == before
         assert stored_moves(server, gid) == stored
     for path in ("/api/games/0", "/api/games/-1", "/api/games/abc", "/api/games/99999999",

@@ -19,7 +19,7 @@ from . import solving
 from .fair import Late
 from .models import AnalysisOut, GameOut, HintAnswer, StoppedOut, errors
 from .play import At, GameId
-from .server import Player, Server, ServerDep
+from .server import Player, Server, ServerDep, changed
 from .view import annotate_text, game_out
 
 router = APIRouter(prefix="/api/games", tags=["play"])
@@ -52,7 +52,7 @@ async def solve_for_me(game_id: GameId, server: ServerDep, me: Player,
         with server.changing(s):
             line = s.take_solve(state, answer)
     except lifecycle.Changed as e:
-        raise HTTPException(409, str(e)) from None
+        raise changed(s, str(e)) from None
     if not line:
         raise HTTPException(409, answer.message)
     return game_out(s, line, answer.message)

@@ -220,7 +220,8 @@ class GameOut(BaseModel):
     moves: list[str]
     redo: int = Field(description="moves that redo can play again")
     version: int = Field(description="goes up with every change of the game: an act sent with "
-                                     "?at=VERSION is refused (409) once the game has changed")
+                                     "?at=VERSION is refused (409, with the version now in "
+                                     "a Game-Version header) once the game has changed")
     played: list[str] = Field(description="the moves this answer played")
     elapsed: float
     since: float = Field(description="seconds since the last action")

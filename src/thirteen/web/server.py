@@ -26,6 +26,7 @@ T = TypeVar("T")
 
 COOKIE = "thirteen_player"
 CACHE_SIZE = 2000  # games kept replayed in memory
+VERSION_HEADER = "Game-Version"  # `changed`
 KNOWN_SIZE = 100_000  # player tokens remembered in memory
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
 
@@ -49,6 +50,14 @@ class Session(lifecycle.Session):
         if self.legal is None or self.legal[0] is not state:
             self.legal = (state, state.legal_moves())
         return self.legal[1]
+
+
+def changed(s: Session, message: str) -> HTTPException:
+    """409: the act was refused because the game changed before it came (another tab, Solve,
+    another process), with the game's version now (`VERSION_HEADER`). Only this refusal
+    carries it, so a page reads the game again after it and not after a refusal of the rules,
+    where nothing changed."""
+    return HTTPException(409, message, headers={VERSION_HEADER: str(s.version)})
 
 
 def too_many(what: str, wait: int) -> HTTPException:
@@ -112,8 +121,8 @@ class Server:
         player plays on, has played its line first, or another tab has played on)."""
         s = self._session(player, game_id)
         if at is not None and at != s.version:
-            raise HTTPException(409, "the game changed before this arrived (Solve played its "
-                                     "line, or another tab played on): nothing was done")
+            raise changed(s, "the game changed before this arrived (Solve played its line, or "
+                             "another tab played on): nothing was done")
         return s
 
     def _session(self, player: str, game_id: int) -> Session:
@@ -169,7 +178,7 @@ class Server:
             try:
                 s.commit()
             except lifecycle.PlayedElsewhere as e:
-                raise HTTPException(409, str(e)) from None
+                raise changed(s, str(e)) from None
         self.stop_solves(s)
 
     @staticmethod

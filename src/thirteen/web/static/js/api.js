@@ -1,10 +1,13 @@
 // Talking to the server: JSON over fetch. An error answer becomes an ApiError carrying the
 // server's own words (its "detail") and the HTTP status; the page shows them as they come.
+// ``changed``: the act was refused because the game has changed since it was chosen (the
+// server then says the version now), not by the rules.
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, changed = false) {
     super(message);
     this.status = status;
+    this.changed = changed;
   }
 }
 
@@ -20,7 +23,8 @@ export async function api(method, path, body, signal) {
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
     const detail = data && typeof data.detail === "string" && data.detail;
-    throw new ApiError(detail || `${r.status} ${r.statusText}`, r.status);
+    throw new ApiError(detail || `${r.status} ${r.statusText}`, r.status,
+      r.headers.has("Game-Version"));
   }
   return data;
 }

@@ -32,7 +32,7 @@ export async function send(method, path, body) {
     return await queued(method, path, body);
   } catch (e) {
     showError(e.message);
-    if (e.status === 409) await catchUp(true);
+    if (e.changed) await catchUp(true);
     return null;
   }
 }
