@@ -343,6 +343,7 @@ def test_solve_refuses_its_line_once_the_player_has_played_on(
     solved_at, solved = answered["solve"]
     assert moved_at < solved_at  # the move did not wait for Solve
     assert solved.status_code == 409 and "changed" in detail(solved)
+    assert solved.headers["Game-Version"] == str(r.json()["version"])
     assert snapshot(alice, gid)["moves"] == [move]
     # Solve's line first: the act chosen before it is refused.
     g = new(alice, game="bakers-dozen", number=9)
