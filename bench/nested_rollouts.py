@@ -26,15 +26,16 @@ from thirteen.solver.packer import nested
 from thirteen.solver.relaxed import Counted, fits
 
 
-def positions_to_win(state: PackerState, offset: int, max_nodes: int) -> tuple[int, bool]:
-    """The positions nested runs with seeds ``offset + 1``, ``offset + 2``, ... search until one
-    wins (True) or ``max_nodes`` are spent (False)."""
+def positions_to_win(state: PackerState, offset: int, max_nodes: int,
+                     level: int) -> tuple[int, bool]:
+    """The positions nested runs of ``level`` with seeds ``offset + 1``, ``offset + 2``, ...
+    search until one wins (True) or ``max_nodes`` are spent (False)."""
     clock = Clock(Budget(max_nodes=None, max_seconds=None, max_mb=None))
     counted = Counted(state, clock) if fits(state) else None
     seed = offset
     while clock.nodes < max_nodes:
         seed += 1
-        if nested(state, Budget(), clock, seed, max_nodes, counted) is not None:
+        if nested(state, Budget(), clock, seed, max_nodes, counted, level=level) is not None:
             return clock.nodes, True
     return clock.nodes, False
 
@@ -53,6 +54,8 @@ def main() -> None:
     parser.add_argument("--offsets", type=offsets, default=[0, 5000, 10000],
                         help="seed offsets, comma-separated (default: 0,5000,10000)")
     parser.add_argument("--max-nodes", type=positive_count, default=30_000_000)
+    parser.add_argument("--level", type=positive_count, default=1,
+                        help="the nested search's level (default: 1)")
     args = parser.parse_args()
     for game, _, _ in args.deals:
         if not isinstance(new_state(game, 1), PackerState):
@@ -66,7 +69,7 @@ def main() -> None:
             start = time.process_time()
             figures = []
             for offset in args.offsets:
-                nodes, won = positions_to_win(state, offset, args.max_nodes)
+                nodes, won = positions_to_win(state, offset, args.max_nodes, args.level)
                 total += nodes
                 figures.append(f"{nodes / 1e6:.1f}M{'' if won else '!'}")
             cpu += time.process_time() - start

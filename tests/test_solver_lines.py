@@ -135,6 +135,42 @@ def test_nested_rollouts_find_wins_and_stop_when_told(game: str) -> None:
     assert 1000 <= clock.nodes < 1000 + PLAYOUT_MOVES * 64
 
 
+def test_nested_search_of_level_2_runs_in_turns_and_its_line_wins() -> None:
+    """The portfolio's nested search of level 2 (`_Schedule._deep_turn`) is one search that
+    goes on from turn to turn, each paying what it owes (a turn that spent more than its
+    share is paid back by the next), until its line wins (the line replays through the
+    engine); one that a spent budget interrupts is dropped."""
+    from thirteen.solver.common import OutOfBudget
+    from thirteen.solver.packer import _Search, schedule, to_engine_moves
+    from thirteen.solver.packer.tuning import DEEP_AFTER, DEEP_SHARE
+
+    state = new_state(get_variant("good-measure"), 5)
+    assert isinstance(state, PackerState)
+    main = _Search(state, Budget())
+    assert main.start() is None
+    parts = schedule._Schedule(main, state, Budget())
+    parts.clock.nodes = DEEP_AFTER
+    searches, found = [], None
+    while found is None and parts.clock.nodes < DEEP_AFTER + 2_000_000:
+        parts.share = 16 * 1000
+        found = parts._deep_turn()
+        searches.append(parts.deep)
+        assert found is not None or parts.deep_owed <= 0
+        assert parts.share == 16 * 1000 - DEEP_SHARE * 1000  # the rest is the others'
+    assert found is not None and found[0] == "solved"
+    assert checked_result(state, "solved", to_engine_moves(state, found[1]), 0, 0.0,
+                          0).verdict == "solved"
+    assert len(searches) > 3 and searches.count(searches[0]) > 2  # one search, many turns
+    main = _Search(state, Budget(max_nodes=DEEP_AFTER + 300))  # its clock is the parts'
+    assert main.start() is None
+    parts = schedule._Schedule(main, state, main.clock.budget)
+    parts.clock.nodes = DEEP_AFTER
+    parts.share = 10**9
+    with pytest.raises(OutOfBudget):
+        parts._deep_turn()
+    assert parts.deep is None
+
+
 def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> None:
     """The rollouts read the frontier search's lost positions (`Split.lost`): with every
     position one move from the start marked lost, a deal they win otherwise is not won, and

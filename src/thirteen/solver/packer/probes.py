@@ -106,61 +106,143 @@ def _layer(s: _Search, snaps: list[Snapshot], row: vec[i64]) -> list[Snapshot]:
 
 
 def nested(state: PackerState, budget: Budget, clock: Clock, seed: int, stop: int,
-           counted: Counted | None = None,
-           lost: Hashes | None = None) -> tuple[Verdict, list[IMove], str] | None:
-    """A nested rollout search of level 1 from ``state`` (Cazenave's nested Monte Carlo
-    search): in each position every move is tried with a `_playout` after it, the move
-    that starts the best line found so far is played, and so on. A solution, or None when
-    no move is left or ``stop`` positions are counted on ``clock`` (checked before each
-    playout). Depth-first probes back up from a wrong turn only near its end; here each
-    move is chosen by where random lines after it lead (docs/solver.md, *Nested
-    rollouts*). The Calculation solver's `_Rollouts` is the same method on its own
-    positions, with a fixed level-0 policy and no ``path`` of keys: Calculation's moves
-    never lead back to a position already seen. With ``counted`` (rule D4) no move is
-    tried into a lost position of the counted game, and with ``lost`` (`Split.lost`) none
-    into a position the frontier search proved lost."""
-    s = _Search(state, budget, probe=True)
-    s.clock = clock
-    s.counted = counted
-    if lost is not None:
-        s.lost = lost
-    s.weight = 0  # the playouts' order is the noise, moves home first
-    s.noise = PROBE_NOISE
-    s.rng = random.Random(seed)
-    pv = s.start()
-    if pv is not None:
-        return pv if pv[0] == "solved" else None  # a dead root is the main search's to say
-    path: set[bytes] = {s.key()}  # the positions of the line played, never entered again
-    line: list[int] = []
-    best: list[int] = []  # the best line found from the current position, its score
-    best_score: i64 = -WIN
-    while True:
-        for m in s.moves():
-            if clock.nodes >= stop:
-                return None
-            mark = _play(s, m)
-            k = s.key()
-            if k in path or s.closed(m, mark, k):
-                s.take_back(mark)
-                continue
-            if s.won():
-                return "solved", replay(state, budget, line + [m & MOVE_MASK]), NESTED_FOUND
-            path.add(k)
-            score, tail = _playout(s, path)
-            path.discard(k)
-            s.take_back(mark)
-            if score == WIN:
-                return ("solved", replay(state, budget, line + [m & MOVE_MASK] + tail),
-                        NESTED_FOUND)
-            if score > best_score:
-                best_score = score
-                best = [m & MOVE_MASK] + tail
-        if not best:
+           counted: Counted | None = None, lost: Hashes | None = None,
+           level: int = 1) -> tuple[Verdict, list[IMove], str] | None:
+    """A whole nested rollout search of ``level`` from ``state`` (`Rollouts`): a solution, or
+    None when no move is left or ``stop`` positions are counted on ``clock`` (checked before
+    each playout)."""
+    search = Rollouts(state, budget, clock, seed, level, counted, lost)
+    try:
+        while not search.ended:
+            found = search.step(stop)
+            if found is not None:
+                return found
+    except Stopped:
+        return None
+    return search.found
+
+
+class Stopped(Exception):
+    """A nested search has counted the positions it was given; it is left mid-line."""
+
+
+class Rollouts:
+    """A nested rollout search (Cazenave's nested Monte Carlo search) from ``state``: in each
+    position every move is tried with a search of the level below after it (level 0: a
+    `_playout`), the move that starts the best line found so far is played, and so on.
+    Depth-first probes back up from a wrong turn only near its end; here each move is chosen
+    by where random lines after it lead (docs/solver.md, *Nested rollouts*). It runs a move's
+    trial at a time (`step`), so that the portfolio can give a long search of level 2 turns.
+    The Calculation solver's `_Rollouts` is the same method on its own positions, with a
+    fixed level-0 policy and no ``path`` of keys: Calculation's moves never lead back to a
+    position already seen. With ``counted`` (rule D4) no move is tried into a lost position
+    of the counted game, and with ``lost`` (`Split.lost`) none into a position the frontier
+    search proved lost."""
+
+    def __init__(self, state: PackerState, budget: Budget, clock: Clock, seed: int,
+                 level: int, counted: Counted | None = None,
+                 lost: Hashes | None = None) -> None:
+        s = _Search(state, budget, probe=True)
+        s.clock = clock
+        s.counted = counted
+        if lost is not None:
+            s.lost = lost
+        s.weight = 0  # the playouts' order is the noise, moves home first
+        s.noise = PROBE_NOISE
+        s.rng = random.Random(seed)
+        self.state, self.budget, self.search = state, budget, s
+        pv = s.start()
+        # a won start is its line; a dead root is the main search's to say
+        self.found = pv if pv is not None and pv[0] == "solved" else None
+        self.ended = pv is not None
+        self.top = _Level(s, level, {s.key()})
+
+    def step(self, stop: int) -> tuple[Verdict, list[IMove], str] | None:
+        """The next move's trial (`_Level.step`): a solution once one is found; `ended` once
+        the search is over."""
+        top = self.top
+        self.ended = top.step(stop)
+        if top.score != WIN:
             return None
-        m = best.pop(0)
-        line.append(m)
-        _play(s, m)
-        path.add(s.key())
+        self.found = "solved", replay(self.state, self.budget, top.line), NESTED_FOUND
+        return self.found
+
+
+class _Level:
+    """A nested search of ``level`` under way from the position ``s`` held when it began,
+    never into a position of ``path`` (the lines played above it and by it)."""
+
+    def __init__(self, s: _Search, level: int, path: set[bytes]) -> None:
+        self.s, self.level, self.path = s, level, path
+        self.mark = len(s.trail)
+        self.line: list[int] = []  # the moves it played; once it ends, its best line
+        self.keys: list[bytes] = []  # their positions, in ``path``
+        self.best: list[int] = []  # the best line found from the current position
+        self.score: i64 = -WIN  # its score: the `value` of its last position, `WIN` if won
+        self.todo = s.moves()
+        self.tried = 0
+
+    def step(self, stop: int) -> bool:
+        """Try the next move with a search of the level below after it or, once every move
+        is tried, play the first move of the best line. True once the search has ended
+        (won, or no move left), the position as it was when it began; `Stopped` once
+        ``stop`` positions are counted."""
+        s = self.s
+        if self.tried == len(self.todo):
+            if not self.best:
+                if self.score == -WIN:  # no move from here at all
+                    self.score = s.value()
+                return self._end(self.line)
+            m = self.best.pop(0)
+            self.line.append(m)
+            _play(s, m)
+            self.keys.append(s.key())
+            self.path.add(self.keys[-1])
+            self.todo = s.moves()
+            self.tried = 0
+            return False
+        if s.clock.nodes >= stop:
+            raise Stopped
+        m = self.todo[self.tried]
+        self.tried += 1
+        mark = _play(s, m)
+        k = s.key()
+        if k in self.path or s.closed(m, mark, k):
+            s.take_back(mark)
+            return False
+        if s.won():
+            self.score = WIN
+            return self._end(self.line + [m & MOVE_MASK])
+        self.path.add(k)
+        score, tail = _below(s, self.level - 1, self.path, stop)
+        self.path.discard(k)
+        s.take_back(mark)
+        if score == WIN:
+            self.score = WIN
+            return self._end(self.line + [m & MOVE_MASK] + tail)
+        if score > self.score:
+            self.score = score
+            self.best = [m & MOVE_MASK] + tail
+        return False
+
+    def _end(self, line: list[int]) -> bool:
+        """Take the moves played back and their positions out of ``path``; keep ``line``."""
+        self.s.take_back(self.mark)
+        for k in self.keys:
+            self.path.discard(k)
+        self.line = line
+        return True
+
+
+def _below(s: _Search, level: int, path: set[bytes], stop: int) -> tuple[i64, list[int]]:
+    """A whole nested search of ``level`` from the current position (level 0: a
+    `_playout`): the score of its best line and the line."""
+    if level == 0:
+        return _playout(s, path)
+    search = _Level(s, level, path)
+    while not search.step(stop):
+        pass
+    return search.score, search.line
 
 
 def _playout(s: _Search, path: set[bytes]) -> tuple[i64, list[int]]:

@@ -7,13 +7,14 @@ search's heavy tail (docs/solver.md, *Portfolio*).
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from ...cards import KING, SUIT_NAMES
 from ...packer import PackerState
 from ..common import Budget, OutOfBudget, OutOfMemory, Verdict, table_bytes
 from ..relaxed import QUESTION_LIMIT, Counted, Relaxed, fits
 from .encoding import IMove
-from .probes import beam, nested
+from .probes import Rollouts, beam, nested
 from .search import _Search
 from .split import Split
 from .tuning import (
@@ -21,6 +22,8 @@ from .tuning import (
     BEAM_CAP,
     BEAM_COST,
     BEAM_FIRST,
+    DEEP_AFTER,
+    DEEP_SHARE,
     FIRST_SLICE,
     KEPT_AFTER,
     KEPT_MEMORY,
@@ -125,6 +128,9 @@ class _Schedule:
         self.credit = 0  # beam positions owed (> 0) or spent ahead (< 0)
         self.runs = 0
         self.owed = 0  # the same for nested rollouts
+        self.deep: Rollouts | None = None  # the nested search of level 2 under way
+        self.deep_runs = 0
+        self.deep_owed = 0  # the same for it
         self.split: Split | None = None
         self.split_owed = 0  # the same for the frontier search
         self.main_bytes = 0  # the main search's tables (and the frontier search's), held
@@ -169,6 +175,7 @@ class _Schedule:
         main.stuck_seen = {}
         main.stuck_bytes = 0
         self.relaxed, self.kept, self.later, self.split = None, [], [], None
+        self.deep = None  # it reads the frontier search's lost positions
         if self.counted is not None:
             self.counted.forget()
         self.main_bytes = 0
@@ -194,7 +201,33 @@ class _Schedule:
 
     def _finders(self, late: bool) -> tuple[Verdict, list[IMove], str] | None:
         """The parts that only find lines, in turn, on this round's share."""
-        return self._nested_turn() or self._beam_turn() or self._probes(late)
+        return (self._deep_turn() or self._nested_turn() or self._beam_turn()
+                or self._probes(late))
+
+    def _deep_turn(self) -> tuple[Verdict, list[IMove], str] | None:
+        """The nested search of level 2, `DEEP_SHARE` sixteenths of the share, in turns: one
+        search takes tens of millions of positions on the hardest deals. It searches on from
+        where its last turn stopped; one that ends unwon is followed by the next seed's. One
+        that a spent budget interrupts is dropped, since it is left mid-move."""
+        clock = self.clock
+        self.deep_owed += self._part(DEEP_AFTER, DEEP_SHARE, 16)
+        while self.deep_owed > 0:
+            deep = self.deep
+            if deep is None or deep.ended:
+                self.deep_runs += 1
+                deep = self.deep = Rollouts(
+                    self.state, self.budget, clock, DEEP_SEEDS + self.deep_runs, 2,
+                    self.main.counted, self.split.lost if self.split is not None else None)
+            before = clock.nodes
+            try:
+                found = deep.step(1 << 62)
+            except OutOfBudget:
+                self.deep = None
+                raise
+            self.deep_owed -= clock.nodes - before
+            if found is not None:
+                return found
+        return None
 
     def _relaxed_turn(self) -> tuple[Verdict, list[IMove], str] | None:
         """Rule D4: the counted game's start asked once, then the relaxed game's turn."""
@@ -331,6 +364,9 @@ class _Schedule:
         kept."""
         own = self.relaxed.table() if self.relaxed is not None else 0
         return own + sum(game.table() for game in self.kept)
+
+
+DEEP_SEEDS: Final = 1 << 32  # the level-2 searches' seeds, apart from the level-1 searches'
 
 
 def first_kept(counted: Counted) -> list[Relaxed]:
