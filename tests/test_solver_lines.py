@@ -18,6 +18,7 @@ from thirteen.packer import PackerState
 from thirteen.solver import Budget, solve
 from thirteen.solver.clock import Clock
 from thirteen.solver.common import checked_result
+from thirteen.solver.packer import _Search, schedule
 from thirteen.variants import GAMES, get_variant
 
 
@@ -25,7 +26,7 @@ from thirteen.variants import GAMES, get_variant
 def test_probe_solutions_replay_to_a_win(game: str) -> None:
     """A probe's noisy move order finds real wins: its lines replay through the engine."""
     from thirteen.solver.common import OutOfBudget
-    from thirteen.solver.packer import _Search, to_engine_moves
+    from thirteen.solver.packer import to_engine_moves
     from thirteen.solver.packer.tuning import PROBE_NOISE
 
     variant = get_variant(game)
@@ -87,13 +88,24 @@ def test_beam_lines_replay_to_a_win_and_beams_stop_on_time(game: str) -> None:
     assert 600 <= clock.nodes < 600 + clock.every
 
 
+def portfolio_at(number: int, budget: Budget, nodes: int) -> schedule._Schedule:
+    """The portfolio's parts for Good Measure deal ``number``, as they are once ``nodes``
+    positions are searched (so the parts that join late take their turns)."""
+    state = new_state(get_variant("good-measure"), number)
+    assert isinstance(state, PackerState)
+    main = _Search(state, budget)
+    assert main.start() is None
+    parts = schedule._Schedule(main, state, main.clock.budget)  # its clock is the parts'
+    parts.clock.nodes = nodes
+    return parts
+
+
 def test_a_beam_out_of_memory_ends_alone_and_the_next_are_narrower(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A beam's table is its own and goes with it: a beam that outgrows the memory ends
     without ending the search (so its memory never makes the portfolio give up the proof),
     and the beams after it are half as wide."""
     from thirteen.solver.common import OutOfMemory
-    from thirteen.solver.packer import _Search, schedule
     from thirteen.solver.packer.tuning import BEAM_AFTER, BEAM_FIRST
 
     widths: list[int] = []
@@ -106,12 +118,7 @@ def test_a_beam_out_of_memory_ends_alone_and_the_next_are_narrower(
             raise OutOfMemory("memory budget of 1 MB spent")
 
     monkeypatch.setattr(schedule, "beam", beam)
-    state = new_state(get_variant("good-measure"), 3)
-    assert isinstance(state, PackerState)
-    main = _Search(state, Budget())
-    assert main.start() is None
-    parts = schedule._Schedule(main, state, Budget())
-    parts.clock.nodes = BEAM_AFTER
+    parts = portfolio_at(3, Budget(), BEAM_AFTER)
     for _ in range(5):
         parts.share = 10**9
         assert parts._beam_turn() is None
@@ -141,15 +148,11 @@ def test_nested_search_of_level_2_runs_in_turns_and_its_line_wins() -> None:
     share is paid back by the next), until its line wins (the line replays through the
     engine); one that a spent budget interrupts is dropped."""
     from thirteen.solver.common import OutOfBudget
-    from thirteen.solver.packer import _Search, schedule, to_engine_moves
+    from thirteen.solver.packer import to_engine_moves
     from thirteen.solver.packer.tuning import DEEP_AFTER, DEEP_SHARE
 
-    state = new_state(get_variant("good-measure"), 5)
-    assert isinstance(state, PackerState)
-    main = _Search(state, Budget())
-    assert main.start() is None
-    parts = schedule._Schedule(main, state, Budget())
-    parts.clock.nodes = DEEP_AFTER
+    parts = portfolio_at(5, Budget(), DEEP_AFTER)
+    state = parts.state
     searches, found = [], None
     while found is None and parts.clock.nodes < DEEP_AFTER + 2_000_000:
         parts.share = 16 * 1000
@@ -161,10 +164,7 @@ def test_nested_search_of_level_2_runs_in_turns_and_its_line_wins() -> None:
     assert checked_result(state, "solved", to_engine_moves(state, found[1]), 0, 0.0,
                           0).verdict == "solved"
     assert len(searches) > 3 and searches.count(searches[0]) > 2  # one search, many turns
-    main = _Search(state, Budget(max_nodes=DEEP_AFTER + 300))  # its clock is the parts'
-    assert main.start() is None
-    parts = schedule._Schedule(main, state, main.clock.budget)
-    parts.clock.nodes = DEEP_AFTER
+    parts = portfolio_at(5, Budget(max_nodes=DEEP_AFTER + 300), DEEP_AFTER)
     parts.share = 10**9
     with pytest.raises(OutOfBudget):
         parts._deep_turn()
@@ -175,7 +175,7 @@ def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> N
     """The rollouts read the frontier search's lost positions (`Split.lost`): with every
     position one move from the start marked lost, a deal they win otherwise is not won, and
     they stop at once; with an unrelated hash marked, the same seed wins as before."""
-    from thirteen.solver.packer import _Search, nested
+    from thirteen.solver.packer import nested
     from thirteen.solver.packer.hashes import Hashes
     from thirteen.solver.packer.probes import _play
 
@@ -201,7 +201,6 @@ def test_nested_rollouts_never_enter_what_the_frontier_search_proved_lost() -> N
 
 def assert_same_position(search: object, fresh: object) -> None:
     """Two `_Search`es hold the same position, with the same kept values."""
-    from thirteen.solver.packer import _Search
 
     assert isinstance(search, _Search) and isinstance(fresh, _Search)
     assert search.cols == fresh.cols
@@ -232,7 +231,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
     them all back, they equal those of a search started afresh on the engine's position, and
     so do those of a search set to the position by `load`; the key does not depend on the
     order of the columns, and no two positions met share a key."""
-    from thirteen.solver.packer import _Search, to_engine_moves, unpack
+    from thirteen.solver.packer import to_engine_moves, unpack
 
     variant = get_variant(game)
     if worry and variant.kings_down:
@@ -299,7 +298,7 @@ def test_shortened_lines_still_win_and_are_shorter(game: str) -> None:
 def test_shortcut_cuts_a_detour() -> None:
     """A card moved away and straight back in front of a winning line costs nothing after
     `shortcut`: the line it returns is no longer than the winning line alone."""
-    from thirteen.solver.packer import _Search, portfolio, shortcut, unpack
+    from thirteen.solver.packer import portfolio, shortcut, unpack
 
     def there_and_back(state: PackerState) -> list[tuple[int, int, int]]:
         """A move and the move that undoes it, if the position has one."""
