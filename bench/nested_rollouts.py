@@ -1,12 +1,13 @@
 """Positions the nested rollouts alone take to win each deal: the part of the portfolio that
 finds the lines of most hard deals (docs/solver.md, *Nested rollouts*), measured by itself so
-that a change to it can be judged. From each seed offset, runs with the next seeds (each with
-rule D4's counted game, as in the portfolio) until one wins or ``--max-nodes`` positions are
-spent ("!" after the figure). Positions, not seconds, so the figures do not depend on the
+that a change to it can be judged, at level 1 or deeper (``--level``). From each seed offset,
+runs with the next seeds (each with rule D4's counted game, as in the portfolio) until one
+wins or ``--max-nodes`` positions are spent ("!" after the figure). Positions, not seconds, so the figures do not depend on the
 machine's load; CPU seconds are printed too.
 
     python bench/nested_rollouts.py good-measure:3 good-measure:992 --offsets 0,5000,10000
     python bench/nested_rollouts.py good-measure:1-20
+    python bench/nested_rollouts.py good-measure:9570 --offsets 0 --level 2
 """
 
 from __future__ import annotations
