@@ -2,8 +2,8 @@
 finds the lines of most hard deals (docs/solver.md, *Nested rollouts*), measured by itself so
 that a change to it can be judged, at level 1 or deeper (``--level``). From each seed offset,
 runs with the next seeds (each with rule D4's counted game, as in the portfolio) until one
-wins or ``--max-nodes`` positions are spent ("!" after the figure). Positions, not seconds, so the figures do not depend on the
-machine's load; CPU seconds are printed too.
+wins or ``--max-nodes`` positions are spent ("!" after the figure). Positions, not seconds,
+so the figures do not depend on the machine's load; CPU seconds are printed too.
 
     python bench/nested_rollouts.py good-measure:3 good-measure:992 --offsets 0,5000,10000
     python bench/nested_rollouts.py good-measure:1-20
