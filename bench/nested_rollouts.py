@@ -55,8 +55,9 @@ def main() -> None:
     parser.add_argument("--offsets", type=offsets, default=[0, 5000, 10000],
                         help="seed offsets, comma-separated (default: 0,5000,10000)")
     parser.add_argument("--max-nodes", type=positive_count, default=30_000_000)
-    parser.add_argument("--level", type=positive_count, default=1,
-                        help="the nested search's level (default: 1)")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
+                        help="the nested search's level: each nests a search of the level"
+                             " below after every move (default: 1)")
     args = parser.parse_args()
     for game, _, _ in args.deals:
         if not isinstance(new_state(game, 1), PackerState):
