@@ -14,6 +14,7 @@ from ...packer import PackerState
 from ..common import Budget, OutOfBudget, OutOfMemory, Verdict, table_bytes
 from ..relaxed import QUESTION_LIMIT, Counted, Relaxed, fits
 from .encoding import IMove
+from .hashes import Hashes
 from .probes import Rollouts, beam, nested
 from .search import _Search
 from .split import Split
@@ -217,7 +218,7 @@ class _Schedule:
                 self.deep_runs += 1
                 deep = self.deep = Rollouts(
                     self.state, self.budget, clock, DEEP_SEEDS + self.deep_runs, 2,
-                    self.main.counted, self.split.lost if self.split is not None else None)
+                    self.main.counted, self._lost())
             before = clock.nodes
             try:
                 found = deep.step(1 << 62)
@@ -299,7 +300,7 @@ class _Schedule:
             self.runs += 1
             before = clock.nodes
             nv = nested(self.state, self.budget, clock, self.runs, before + NESTED_CAP,
-                        self.main.counted, self.split.lost if self.split is not None else None)
+                        self.main.counted, self._lost())
             self.owed -= clock.nodes - before
             if nv is not None:
                 return nv
@@ -325,6 +326,12 @@ class _Schedule:
             if bv is not None:
                 return bv
         return None
+
+    def _lost(self) -> Hashes | None:
+        """The positions the frontier search proved lost, for a line finder to stop at. The
+        level-2 search joins no sooner than the frontier search (`DEEP_AFTER` is not below
+        `SPLIT_AFTER`), so each one it begins reads them."""
+        return self.split.lost if self.split is not None else None
 
     def _part(self, after: int, numerator: int, denominator: int) -> int:
         """What a part that joins after ``after`` positions takes of the share left this
