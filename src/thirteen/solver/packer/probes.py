@@ -151,6 +151,8 @@ class Rollouts:
         s.noise = PROBE_NOISE
         s.rng = random.Random(seed)
         self.state, self.budget, self.search = state, budget, s
+        # which level found a line, for the survey's rows: what each level is worth there
+        self.reason = NESTED_FOUND if level == 1 else f"found by a nested search of level {level}"
         pv = s.start()
         # a won start is its line; a dead root is the main search's to say
         self.found = pv if pv is not None and pv[0] == "solved" else None
@@ -164,7 +166,7 @@ class Rollouts:
         self.ended = top.step(stop)
         if top.score != WIN:
             return None
-        self.found = "solved", replay(self.state, self.budget, top.line), NESTED_FOUND
+        self.found = "solved", replay(self.state, self.budget, top.line), self.reason
         return self.found
 
 
