@@ -155,11 +155,11 @@ def test_nested_search_of_level_2_runs_in_turns_and_its_line_wins() -> None:
     state = parts.state
     searches, found = [], None
     while found is None and parts.clock.nodes < DEEP_AFTER + 2_000_000:
-        parts.share = 16 * 1000
+        parts.share = 16 * 500
         found = parts._deep_turn()
         searches.append(parts.deep)
         assert found is not None or parts.deep_owed <= 0
-        assert parts.share == 16 * 1000 - DEEP_SHARE * 1000  # the rest is the others'
+        assert parts.share == 16 * 500 - DEEP_SHARE * 500  # the rest is the others'
     assert found is not None and found[0] == "solved"
     assert found[2] == "found by a nested search of level 2"
     assert checked_result(state, "solved", to_engine_moves(state, found[1]), 0, 0.0,
