@@ -154,12 +154,13 @@ def test_nested_search_of_level_2_runs_in_turns_and_its_line_wins() -> None:
     parts = portfolio_at(5, Budget(), DEEP_AFTER)
     state = parts.state
     searches, found = [], None
+    share = 6000 * 16 // DEEP_SHARE  # a turn of about 6,000 positions, whatever the share
     while found is None and parts.clock.nodes < DEEP_AFTER + 2_000_000:
-        parts.share = 16 * 500
+        parts.share = share
         found = parts._deep_turn()
         searches.append(parts.deep)
         assert found is not None or parts.deep_owed <= 0
-        assert parts.share == 16 * 500 - DEEP_SHARE * 500  # the rest is the others'
+        assert parts.share == share - share * DEEP_SHARE // 16  # the rest is the others'
     assert found is not None and found[0] == "solved"
     assert found[2] == "found by a nested search of level 2"
     assert checked_result(state, "solved", to_engine_moves(state, found[1]), 0, 0.0,
