@@ -341,7 +341,7 @@ def test_solve_refuses_its_line_once_the_player_has_played_on(
         r = alice.post(f"/api/games/{gid}/moves?at={v0}", json={"move": move})
     assert r.status_code == 200
     # The move did not wait for Solve: Solve says the game changed under it (had the move
-    # waited, Solve would have ended its budget first and said it found no line).
+    # waited, Solve would have spent its budget first and said it gave up).
     solved = answered["solve"]
     assert solved.status_code == 409 and "changed" in detail(solved)
     assert solved.headers["Game-Version"] == str(r.json()["version"])
