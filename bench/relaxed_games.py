@@ -8,7 +8,8 @@ Why: a deal is proved lost by D4 only if one of its relaxed games is lost (docs/
 proof needs another argument; a game still going at the cap is one D4 might yet decide with more
 room. For each deal this plays the counted game of the start, the relaxed game, then each suit
 kept within each of `WINDOWS` in the portfolio's order (every suit within the narrowest, then
-those won there within the next: `schedule.first_kept` and `wider`), each up to N positions, and
+those won there within the next: `schedule.first_kept` and `wider`), then each pair of suits
+kept in the same way (up to `KEPT_SUITS` suits), each up to N positions, and
 prints a line a game: its verdict (lost, won or capped), positions and CPU seconds. It stops at
 the first lost one. With ``--unknown GAME`` the deals are those the committed survey data leaves
 unknown (with ``--tried S``, by a budget of at least S seconds). Only Baker's Dozen, Good
@@ -29,6 +30,7 @@ from thirteen.packer import PackerState
 from thirteen.solver import Budget
 from thirteen.solver.clock import Clock
 from thirteen.solver.packer.schedule import describe, first_kept, wider
+from thirteen.solver.packer.tuning import KEPT_SUITS
 from thirteen.solver.relaxed import Counted, Relaxed, fits
 
 GAMES = ("bakers-dozen", "good-measure", "portuguese-solitaire")
@@ -62,6 +64,7 @@ def deal_games(name: str, number: int, cap: int) -> None:
     if verdict == "lost":
         return
     games = [Relaxed(counted), *first_kept(counted)]
+    suits = 1
     while games:
         game = games.pop(0)
         verdict, held, took = play(game, cap)
@@ -71,6 +74,9 @@ def deal_games(name: str, number: int, cap: int) -> None:
         next_game = wider(game) if verdict == "won" else None
         if next_game is not None:
             games.append(next_game)
+        if not games and suits < KEPT_SUITS:
+            suits += 1
+            games = first_kept(counted, suits)
 
 
 def main() -> None:

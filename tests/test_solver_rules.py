@@ -3,6 +3,7 @@ positions, the counted and relaxed games, and the schedule's turns for kept suit
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from pathlib import Path
@@ -109,11 +110,20 @@ def test_d4_fires_only_on_lost_positions() -> None:
         # with a suit kept the game is finer: lost whenever the plain one is, never when the
         # real game is won (on positions this small it is never lost when the plain one is
         # won); with a window it lies between the two
+        single = {}
         for suit in range(4):
-            kept = Relaxed(counted, suit).steps(100_000)
+            kept = single[suit] = Relaxed(counted, (suit,)).steps(100_000)
             assert kept == verdict or kept == "lost" and exact.verdict == "unsolvable"
             for window in (1, 3):
-                assert Relaxed(counted, suit, window).steps(100_000) in {verdict, kept}
+                assert Relaxed(counted, (suit,), window).steps(100_000) in {verdict, kept}
+        # two suits kept: finer still, so lost where either is, and never where the real game
+        # is won; with a window between the plain game and the two suits kept whole
+        for pair in itertools.combinations(range(4), 2):
+            both = Relaxed(counted, pair).steps(100_000)
+            if "lost" in (single[pair[0]], single[pair[1]]):
+                assert both == "lost"
+            assert both == "won" or exact.verdict == "unsolvable"
+            assert Relaxed(counted, pair, 2).steps(100_000) in {verdict, both}
     assert min(counted_fired.values()) >= 5 and won >= 5, counted_fired
 
 
@@ -389,10 +399,10 @@ def test_d4_with_a_suit_kept_is_finer_and_a_window_coarser() -> None:
     clock = Clock(Budget(None, None, 1024))
     counted = Counted(new_state("good-measure", 505), clock)
     assert Relaxed(counted).steps(100_000) == "won"
-    assert Relaxed(counted, 0).steps(100_000) == "won"  # clubs kept
-    assert Relaxed(counted, 2, 4).steps(100_000) == "won"  # hearts within 4 ranks
+    assert Relaxed(counted, (0,)).steps(100_000) == "won"  # clubs kept
+    assert Relaxed(counted, (2,), 4).steps(100_000) == "won"  # hearts within 4 ranks
     before = clock.nodes
-    assert Relaxed(counted, 2, 5).steps(200_000) == "lost"  # hearts within 5 ranks
+    assert Relaxed(counted, (2,), 5).steps(200_000) == "lost"  # hearts within 5 ranks
     assert clock.nodes - before < 200_000
 
 
@@ -507,7 +517,7 @@ def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
 
     class Kept(Relaxed):
         def steps(self, limit: int) -> str:
-            turns.append("kept" if self.kept >= 0 else "relaxed")
+            turns.append("kept" if self.kept else "relaxed")
             return super().steps(limit)
 
     patch_packer(monkeypatch, "_Search", Counting)
@@ -530,14 +540,14 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
     # within 5, where hearts is lost (the test takes about 17 s in pure Python).
     from thirteen.solver.relaxed import Relaxed
 
-    events: list[tuple[str, int, int]] = []  # ("ran" or a verdict, suit, window)
+    events: list[tuple[str, tuple[int, ...], int]] = []  # ("ran" or a verdict, suits, window)
 
     class Kept(Relaxed):
         def steps(self, limit: int) -> str:
-            if self.kept >= 0 and ("ran", self.kept, self.window) not in events:
+            if self.kept and ("ran", self.kept, self.window) not in events:
                 events.append(("ran", self.kept, self.window))
             verdict = super().steps(limit)
-            if verdict and self.kept >= 0:
+            if verdict and self.kept:
                 events.append((verdict, self.kept, self.window))
             return verdict
 
@@ -547,13 +557,43 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
                    Budget(max_nodes=2_000_000, max_seconds=None, max_mb=1024))
     assert result.verdict == "unsolvable"
     assert "hearts kept within 5 ranks of their pile is lost" in result.reason
-    assert events[:4] == [("ran", suit, 3) for suit in range(4)]
+    assert events[:4] == [("ran", (suit,), 3) for suit in range(4)]
     first_wider = next(i for i, e in enumerate(events) if e[2] == 5)
     decided = [e[1] for e in events[:first_wider] if e[0] != "ran"]
-    assert sorted(decided) == [0, 1, 2, 3]  # every narrow game first, each once
+    assert sorted(decided) == [(0,), (1,), (2,), (3,)]  # every narrow game first, each once
     wider = [e[1] for e in events if e[0] == "ran" and e[2] == 5]
     assert wider == [e[1] for e in events[:first_wider] if e[0] == "won"]
-    assert events[-1] == ("lost", 2, 5)
+    assert events[-1] == ("lost", (2,), 5)
+
+
+def test_games_with_two_suits_kept_follow_those_with_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Good Measure 6978 with those games due from the start and one window, 3 ranks: the four
+    # suits are tried one at a time, and, once every one of them is won, the six pairs (the
+    # last is won after about 441,000 positions of the whole search; in nodes only: a busy
+    # machine is slower).
+    from thirteen.solver.relaxed import Relaxed
+
+    events: list[tuple[str, tuple[int, ...]]] = []  # ("ran" or a verdict, suits)
+
+    class Kept(Relaxed):
+        def steps(self, limit: int) -> str:
+            if self.kept and ("ran", self.kept) not in events:
+                events.append(("ran", self.kept))
+            verdict = super().steps(limit)
+            if verdict and self.kept:
+                events.append((verdict, self.kept))
+            return verdict
+
+    patch_packer(monkeypatch, "Relaxed", Kept)
+    patch_packer(monkeypatch, "KEPT_AFTER", 0)
+    patch_packer(monkeypatch, "WINDOWS", (3,))
+    solve(new_state("good-measure", 6978), Budget(max_nodes=500_000, max_seconds=None, max_mb=1024))
+    first_pair = next(i for i, e in enumerate(events) if len(e[1]) == 2)
+    assert sorted(e for e in events[:first_pair] if e[0] == "won") == [
+        ("won", (suit,)) for suit in range(4)]
+    pairs = list(itertools.combinations(range(4), 2))
+    assert [e for e in events[first_pair:] if e[0] == "ran"] == [("ran", p) for p in pairs]
+    assert sorted(e for e in events[first_pair:] if e[0] != "ran") == [("won", p) for p in pairs]
 
 
 def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None:
@@ -575,7 +615,7 @@ def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None
     counted = Counted(state, Clock(Budget(None, None, 512)))
     assert counted.ask(counted.start, 100_000) != 0
     if kept is not None:
-        games = [Relaxed(counted)] + [Relaxed(counted, suit, window) for suit, window in kept]
+        games = [Relaxed(counted)] + [Relaxed(counted, (suit,), window) for suit, window in kept]
         assert all(game.steps(20_000) != "lost" for game in games)
 
 

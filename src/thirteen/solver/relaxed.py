@@ -237,16 +237,16 @@ class Relaxed:
     Cards are only ever taken off the top of their column's unmoved cards, and tokens are
     packed on each other only in descending runs, so a column of the relaxed game is its
     first ``k`` cards, unmoved, under a run of ``n`` tokens from one rank below the ``k``-th
-    card down. With a ``kept`` suit, the cards of that suit keep it when they move (D4's
+    card down. With ``kept`` suits, the cards of those suits keep them when they move (D4's
     argument holds whatever cards keep their suits): the game is finer, and lost more often,
-    and a column also tells which of its tokens are of the kept suit (their ranks follow from
-    their places in the run). A key is the four pile heights, then ``k``, ``n`` and that
-    mask (two bytes) for each column, read as one integer (a move is an addition or two, and
-    integers hash faster than bytes). A lone card never moves (rule R1: its argument reads
-    only the columns, and holds here if a lone card that moves keeps its suit, which the
-    relaxed game may allow); where a king fills a space, only a lone king. A column with no
-    unmoved card there bears a run from a king down (a space if none). Moves into a lost
-    position of the counted game are not tried.
+    and a column also tells which of its tokens are of each kept suit (their ranks follow from
+    their places in the run). A key is the four pile heights, then ``k``, ``n`` and a mask
+    (two bytes) for each kept suit for each column, read as one integer (a move is an addition
+    or two, and integers hash faster than bytes). A lone card never moves (rule R1: its
+    argument reads only the columns, and holds here if a lone card that moves keeps its suit,
+    which the relaxed game may allow); where a king fills a space, only a lone king. A column
+    with no unmoved card there bears a run from a king down (a space if none). Moves into a
+    lost position of the counted game are not tried.
 
     With a ``window``, only the kept cards at most ``window`` ranks above their pile keep
     their suit when they move; one further up becomes a token like the others. When the
@@ -254,23 +254,29 @@ class Relaxed:
     the kept card (`_named`; the real card is one of them). The arrangements of the unnamed
     cards, which the full game tells apart, are one position here (docs/solver.md, *D4*)."""
 
-    def __init__(self, counted: Counted, kept: i64 = -1, window: i64 = 13) -> None:
+    def __init__(self, counted: Counted, kept: tuple[int, ...] = (), window: i64 = 13) -> None:
         self.counted = counted
-        self.kept = kept  # the suit whose cards keep it when they move (-1: none)
-        self.window = window  # ranks above the kept suit's pile whose cards keep it
-        self.size: i64 = 4 + 4 * counted.ncols  # a key's bytes
+        self.kept = kept  # the suits whose cards keep them when they move
+        # each suit's place in ``kept`` (-1: not kept), which mask of a column is its own
+        self.mask_of = vec[i64]([kept.index(s) if s in kept else -1 for s in range(4)])
+        self.window = window  # ranks above a kept suit's pile whose cards keep it
+        self.stride: i64 = 2 + 2 * len(kept)  # a column's bytes: k, n and the masks
+        self.size: i64 = 4 + self.stride * counted.ncols  # a key's bytes
         start = int.from_bytes(
-            bytes(counted.heights + [x for col in counted.cols for x in (len(col), 0, 0, 0)]),
+            bytes(counted.heights + [x for col in counted.cols
+                                     for x in [len(col)] + [0] * (self.stride - 1)]),
             "little")
         self.seen: set[int] = {start}
         self.stack: list[int] = [start]
         # the largest a key can be (`int`: mypyc would shift an ``i64`` in 64 bits)
         self.key_size: i64 = key_bytes((1 << int(8 * self.size)) - 1)
         # what a key gains with one more of each byte (`unit`), and with one more bit of a
-        # column's mask, its bytes 2-3 (`bit`, at column * 16 + bit)
+        # column's mask of a kept suit, two bytes from its third (`bit`, at (mask * columns +
+        # column) * 16 + bit)
         self.unit: list[int] = [1 << int(8 * b) for b in range(self.size)]
-        self.bit: list[int] = [1 << int(8 * (6 + 4 * (b >> 4)) + (b & 15))
-                               for b in range(16 * counted.ncols)]
+        self.bit: list[int] = [1 << int(8 * (6 + self.stride * i + 2 * j) + b)
+                               for j in range(len(kept)) for i in range(counted.ncols)
+                               for b in range(16)]
         self.rooted = False  # whether the counted game of the start is decided (lost: no stack)
         # `_expand`'s scratch, refilled for each position: each column's top rank (0: empty),
         # and how many columns have each top rank
@@ -337,19 +343,20 @@ class Relaxed:
             on_rank[r] = 0
         for s in range(4):
             counts[s] = key[s]
+        stride = self.stride
         for i in range(counted.ncols):
             base = self._base(key, i)
-            tops[i] = base - key[5 + 4 * i] if base else 0  # 14: a space (a king fills it)
+            tops[i] = base - key[5 + stride * i] if base else 0  # 14: a space (a king fills it)
             on_rank[tops[i]] += 1
-            counts[4 + i] = key[4 + 4 * i]
+            counts[4 + i] = key[4 + stride * i]
         ckey = counted.encode(counts)  # its counted position
         homes: list[int] = []
         for i in range(counted.ncols):
             r = tops[i]
             if not r or r == 14:
                 continue
-            k: i64 = key[4 + 4 * i]
-            tokens: i64 = key[5 + 4 * i]
+            k: i64 = key[4 + stride * i]
+            tokens: i64 = key[5 + stride * i]
             # R1: a lone card stays (where a king fills a space, a lone king)
             packs = (k + tokens > 1 or (counted.kings and r < 13)) and on_rank[r + 1] > 0
             goes = False  # whether it may go home
@@ -358,94 +365,106 @@ class Relaxed:
                     goes = True
             if not packs and not goes:
                 continue
-            # what leaves column i: its top token (kept if its bit is set), or its top
-            # unmoved card
+            # what leaves column i: its top token (of a kept suit if its bit is set in that
+            # suit's mask), or its top unmoved card
             top = tokens - 1
             left: int = whole
             card: i64 = -1  # the unmoved card that leaves (-1: a token)
+            mask: i64 = -1  # the mask of the kept suit it is of (-1: none)
             if tokens:
-                mask: i64 = key[6 + 4 * i] | key[7 + 4 * i] << 8
-                is_kept = (mask >> top & 1) == 1
-                left -= self.unit[5 + 4 * i]
-                if is_kept:
-                    left -= self.bit[16 * i + top]
+                for j in range(len(self.kept)):
+                    at = 6 + stride * i + 2 * j
+                    if (key[at] | key[at + 1] << 8) >> top & 1:
+                        mask = j
+                        left -= self.bit[(j * counted.ncols + i) * 16 + top]
+                left -= self.unit[5 + stride * i]
                 cleft = ckey
             else:
                 card = cols[i][k - 1]
-                is_kept = card & 3 == self.kept and card >> 2 <= key[self.kept] + self.window
-                left -= self.unit[4 + 4 * i]
+                if card >> 2 <= key[card & 3] + self.window:
+                    mask = self.mask_of[card & 3]
+                left -= self.unit[4 + stride * i]
                 cleft = ckey - counted.units[i]
             if packs and (tokens or counted.ask(cleft, QUESTION_LIMIT)):
-                self._packs(key, i, r, left, is_kept)
-            if goes and self._homes(key, r, card, left, cleft, is_kept, homes):
+                self._packs(key, i, r, left, mask)
+            if goes and self._homes(key, r, card, left, cleft, mask, homes):
                 return None
         return homes
 
-    def _packs(self, key: bytes, i: i64, r: i64, left: int, is_kept: bool) -> None:
+    def _packs(self, key: bytes, i: i64, r: i64, left: int, mask: i64) -> None:
         """Push the moves of the card or token of rank ``r`` leaving column ``i`` (``left``:
-        the position without it) onto every other column whose top is one rank above."""
+        the position without it; ``mask``: the kept suit's mask it goes in, -1 if none) onto
+        every other column whose top is one rank above."""
         tops = self.tops
         seen = self.seen
-        for j in range(self.counted.ncols):
+        ncols = self.counted.ncols
+        for j in range(ncols):
             if tops[j] == r + 1 and j != i:
-                on: i64 = key[5 + 4 * j]
-                packed = left + self.unit[5 + 4 * j]
-                if is_kept:
-                    packed += self.bit[16 * j + on]
+                on: i64 = key[5 + self.stride * j]
+                packed = left + self.unit[5 + self.stride * j]
+                if mask >= 0:
+                    packed += self.bit[(mask * ncols + j) * 16 + on]
                 if packed not in seen:
                     seen.add(packed)
                     self.stack.append(packed)
 
-    def _homes(self, key: bytes, r: i64, card: i64, left: int, cleft: int, is_kept: bool,
+    def _homes(self, key: bytes, r: i64, card: i64, left: int, cleft: int, mask: i64,
                homes: list[int]) -> bool:
-        """Add to ``homes`` the moves home of the unmoved ``card`` (-1: a token) of rank ``r``
-        leaving its column (``left``, ``cleft``: the position and counted position without
-        it): to each pile it may go to, not yet seen, whose counted position is not lost.
-        Whether one wins."""
-        kept = self.kept
+        """Add to ``homes`` the moves home of the unmoved ``card`` (-1: a token, of the kept
+        suit of ``mask`` if that is not -1) of rank ``r`` leaving its column (``left``,
+        ``cleft``: the position and counted position without it): to each pile it may go to,
+        not yet seen, whose counted position is not lost. Whether one wins."""
         for s in range(4):
             if key[s] != r - 1:
                 continue
             if card >= 0:  # an unmoved card goes home as itself
                 if card & 3 != s:
                     continue
-            elif is_kept:  # a kept token goes home as itself
-                if s != kept:
+            elif mask >= 0:  # a kept token goes home as itself
+                if s != self.kept[mask]:
                     continue
-            elif s == kept or self._unmoved(key, r * 4 + s):
+            elif self.mask_of[s] >= 0 or self._unmoved(key, r * 4 + s):
                 continue  # another token goes home as a suit whose card is a token
             h = left + self.unit[s]
             if r == 13 and all(key[t] == 13 for t in range(4) if t != s):
                 return True
             if h not in self.seen and self.counted.ask(cleft + (1 << 4 * s), QUESTION_LIMIT):
-                if s == kept and r + self.window <= 13:
-                    homes.extend(self._named(h, r + self.window))
+                if self.mask_of[s] >= 0 and r + self.window <= 13:
+                    homes.extend(self._named(h, r + self.window, s))
                 else:
                     homes.append(h)
         return False
 
-    def _named(self, whole: int, rank: i64) -> list[int]:
-        """The positions ``whole`` stands for once the kept card of ``rank`` comes into the
-        window: itself if that card is unmoved, otherwise one for each token of that rank
-        being the card (a column's run holds at most one token of a rank)."""
+    def _named(self, whole: int, rank: i64, suit: i64) -> list[int]:
+        """The positions ``whole`` stands for once the card of ``rank`` of the kept ``suit``
+        comes into the window: itself if that card is unmoved, otherwise one for each token
+        of that rank, not of another kept suit, being the card (a column's run holds at most
+        one token of a rank)."""
         counted = self.counted
+        stride = self.stride
         key = whole.to_bytes(self.size, "little")
-        if self._unmoved(key, rank * 4 + self.kept):
+        if self._unmoved(key, rank * 4 + suit):
             return [whole]
         out: list[int] = []
         for j in range(counted.ncols):
             base = self._base(key, j)
-            if base:
-                slot: i64 = base - 1 - rank  # its place in the run
-                if 0 <= slot < key[5 + 4 * j]:
-                    out.append(whole + self.bit[16 * j + slot])
+            slot: i64 = base - 1 - rank  # its place in the run
+            if not base or not 0 <= slot < key[5 + stride * j]:
+                continue
+            free = True  # not another kept suit's card already
+            for m in range(len(self.kept)):
+                at = 6 + stride * j + 2 * m
+                if (key[at] | key[at + 1] << 8) >> slot & 1:
+                    free = False
+            if free:
+                out.append(whole + self.bit[(self.mask_of[suit] * counted.ncols + j) * 16 + slot])
         return out
 
     def _base(self, key: bytes, i: i64) -> i64:
         """The rank column ``i``'s run of tokens goes on from, one above its first token: its
         top unmoved card's; with no unmoved card 14 where a space takes a king (the run starts
         with a king), else 0 (no run)."""
-        k: i64 = key[4 + 4 * i]
+        k: i64 = key[4 + self.stride * i]
         if k:
             return self.counted.cols[i][k - 1] >> 2
         return 14 if self.counted.kings else 0
@@ -454,7 +473,7 @@ class Relaxed:
         """Whether the card ``code`` (rank * 4 + suit) still lies in its place in ``key``:
         under its column's ``k``."""
         p: i64 = self.counted.place[code]
-        return p >= 0 and (p & 255) < key[4 + 4 * (p >> 8)]
+        return p >= 0 and (p & 255) < key[4 + self.stride * (p >> 8)]
 
 
 class Room:

@@ -7,6 +7,7 @@ search's heavy tail (docs/solver.md, *Portfolio*).
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Final
 
 from ...cards import KING, SUIT_NAMES
@@ -28,6 +29,7 @@ from .tuning import (
     FIRST_SLICE,
     KEPT_AFTER,
     KEPT_MEMORY,
+    KEPT_SUITS,
     LATE_AFTER,
     LATE_PROBES,
     NESTED_AFTER,
@@ -72,7 +74,7 @@ def portfolio(main: _Search, state: PackerState,
     the exhaustive search (*D4*). Once it is won, after `KEPT_AFTER` positions, the finer
     relaxed games that keep one suit each take turns in the exhaustive search's place, with
     its slice, until none is left: each suit within the narrowest of `WINDOWS`, then the suits
-    won there within the next.
+    won there within the next; then each pair of suits in the same way (`KEPT_SUITS`).
     While the counted game of the start is still undecided after `LATE_AFTER` positions,
     the probes' share goes to it instead (*D4*). After `SPLIT_AFTER` positions, where rule
     D4 applies, the frontier search (`Split`) gets `SPLIT_SHARE` halves of each slice on top:
@@ -119,6 +121,7 @@ class _Schedule:
         self.clock.shared = self.counted  # every search grows its memo: the clock counts it
         self.relaxed = Relaxed(self.counted) if self.counted is not None else None
         self.kept: list[Relaxed] = []  # the relaxed games with a suit kept, in turn
+        self.suits_kept = 1  # how many suits those games keep
         self.later: list[Relaxed] = []  # the next window's games of the suits won with this one
         self.limit = FIRST_SLICE  # the exhaustive search's slice this round
         self.share = 0  # the positions left this round for nested rollouts, beams and probes
@@ -270,8 +273,11 @@ class _Schedule:
                 self.later.append(next_game)
             if kv == "won" or allowed is not None and game.table() > allowed:
                 kept.remove(game)
-        if not kept:  # every game of this window is decided: the won ones go on wider
-            self.kept, self.later = self.later, []
+        if not kept:  # every game of this window is decided: the won ones go on wider,
+            self.kept, self.later = self.later, []  # and after the widest, one suit more
+            if not self.kept and self.counted is not None and self.suits_kept < KEPT_SUITS:
+                self.suits_kept += 1
+                self.kept = first_kept(self.counted, self.suits_kept)
         return None
 
     def _split_turn(self, held: int) -> tuple[Verdict, list[IMove], str] | None:
@@ -376,26 +382,28 @@ class _Schedule:
 DEEP_SEEDS: Final = 1 << 32  # the level-2 searches' seeds, apart from the level-1 searches'
 
 
-def first_kept(counted: Counted) -> list[Relaxed]:
-    """The relaxed games with a suit kept that rule D4 plays first, once the relaxed game is
-    won: each suit within the narrowest of `WINDOWS`."""
-    return [Relaxed(counted, suit, WINDOWS[0]) for suit in range(4)]
+def first_kept(counted: Counted, suits: int = 1) -> list[Relaxed]:
+    """The relaxed games with ``suits`` suits kept that rule D4 plays first, once the relaxed
+    game (or every game with one suit fewer kept) is decided: each set of that many suits
+    within the narrowest of `WINDOWS`."""
+    return [Relaxed(counted, kept, WINDOWS[0]) for kept in combinations(range(4), suits)]
 
 
 def wider(game: Relaxed) -> Relaxed | None:
-    """What follows ``game`` once it is won: the same suit kept within the next of `WINDOWS`;
+    """What follows ``game`` once it is won: the same suits kept within the next of `WINDOWS`;
     None after the widest (and after the relaxed game, which keeps no suit)."""
-    if game.kept < 0 or game.window >= WINDOWS[-1]:
+    if not game.kept or game.window >= WINDOWS[-1]:
         return None
     return Relaxed(game.counted, game.kept, WINDOWS[WINDOWS.index(game.window) + 1])
 
 
 def describe(game: Relaxed) -> str:
     """``game`` in words, as a verdict's reason names it."""
-    if game.kept < 0:
+    if not game.kept:
         return "the relaxed game"
     within = f" within {game.window} ranks of their pile" if game.window < KING else ""
-    return f"the relaxed game with {SUIT_NAMES[game.kept]} kept{within}"
+    suits = " and ".join(SUIT_NAMES[suit] for suit in game.kept)
+    return f"the relaxed game with {suits} kept{within}"
 
 
 def luby(i: int) -> int:

@@ -36,6 +36,10 @@ KEPT_MEMORY: Final = 0.6
 # The windows of those games, narrowest first: all four suits with one, then the suits whose
 # game was won with the next; 13 is the whole suit (docs/solver.md, *D4*).
 WINDOWS: Final = (3, 5, 8, 13)
+# Once every game with one suit kept is decided, those with two, and so on up to this many:
+# Good Measure 17330 is lost with spades and hearts kept within 8 ranks, though every game
+# with one suit kept is won (docs/solver.md, *Two suits kept*).
+KEPT_SUITS: Final = 2
 # `Split`, the frontier search: a frontier of at least this many positions, each searched
 # first up to this many new positions, then this many times more each round; it runs after
 # this many positions of the whole search, with this many halves of each slice on top of the
