@@ -372,11 +372,9 @@ class Relaxed:
             card: i64 = -1  # the unmoved card that leaves (-1: a token)
             mask: i64 = -1  # the mask of the kept suit it is of (-1: none)
             if tokens:
-                for j in range(len(self.kept)):
-                    at = 6 + stride * i + 2 * j
-                    if (key[at] | key[at + 1] << 8) >> top & 1:
-                        mask = j
-                        left -= self.bit[(j * counted.ncols + i) * 16 + top]
+                mask = self._marked(key, i, top)
+                if mask >= 0:
+                    left -= self.bit[(mask * counted.ncols + i) * 16 + top]
                 left -= self.unit[5 + stride * i]
                 cleft = ckey
             else:
@@ -449,16 +447,18 @@ class Relaxed:
         for j in range(counted.ncols):
             base = self._base(key, j)
             slot: i64 = base - 1 - rank  # its place in the run
-            if not base or not 0 <= slot < key[5 + stride * j]:
-                continue
-            free = True  # not another kept suit's card already
-            for m in range(len(self.kept)):
-                at = 6 + stride * j + 2 * m
-                if (key[at] | key[at + 1] << 8) >> slot & 1:
-                    free = False
-            if free:
+            if base and 0 <= slot < key[5 + stride * j] and self._marked(key, j, slot) < 0:
                 out.append(whole + self.bit[(self.mask_of[suit] * counted.ncols + j) * 16 + slot])
         return out
+
+    def _marked(self, key: bytes, i: i64, slot: i64) -> i64:
+        """Which kept suit's mask marks the token at ``slot`` of column ``i``'s run as that
+        suit's card (its place in ``kept``), or -1 if none does."""
+        for j in range(len(self.kept)):
+            at = 6 + self.stride * i + 2 * j
+            if (key[at] | key[at + 1] << 8) >> slot & 1:
+                return j
+        return -1
 
     def _base(self, key: bytes, i: i64) -> i64:
         """The rank column ``i``'s run of tokens goes on from, one above its first token: its
