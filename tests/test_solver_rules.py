@@ -534,13 +534,13 @@ def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
         assert ("exhaustive" in turns[last:]) == (kept_after != 0)
 
 
-def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Good Measure 505 with those games due from the start: the four suits are tried within
-    # 3 ranks of their piles, and, once every one of them is decided, the suits won there
-    # within 5, where hearts is lost (the test takes about 17 s in pure Python).
+def record_kept_games(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[int, ...], int]]:
+    """Make the portfolio's relaxed games with suits kept record, in the list returned,
+    ("ran", suits, window) when each first runs and (its verdict, suits, window) when it is
+    decided."""
     from thirteen.solver.relaxed import Relaxed
 
-    events: list[tuple[str, tuple[int, ...], int]] = []  # ("ran" or a verdict, suits, window)
+    events: list[tuple[str, tuple[int, ...], int]] = []
 
     class Kept(Relaxed):
         def steps(self, limit: int) -> str:
@@ -552,6 +552,14 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
             return verdict
 
     patch_packer(monkeypatch, "Relaxed", Kept)
+    return events
+
+
+def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Good Measure 505 with those games due from the start: the four suits are tried within
+    # 3 ranks of their piles, and, once every one of them is decided, the suits won there
+    # within 5, where hearts is lost (the test takes about 17 s in pure Python).
+    events = record_kept_games(monkeypatch)
     patch_packer(monkeypatch, "KEPT_AFTER", 0)
     result = solve(new_state("good-measure", 505),  # in nodes only: a busy machine is slower
                    Budget(max_nodes=2_000_000, max_seconds=None, max_mb=1024))
@@ -571,29 +579,17 @@ def test_games_with_two_suits_kept_follow_those_with_one(monkeypatch: pytest.Mon
     # suits are tried one at a time, and, once every one of them is won, the six pairs (the
     # last is won after about 441,000 positions of the whole search; in nodes only: a busy
     # machine is slower).
-    from thirteen.solver.relaxed import Relaxed
-
-    events: list[tuple[str, tuple[int, ...]]] = []  # ("ran" or a verdict, suits)
-
-    class Kept(Relaxed):
-        def steps(self, limit: int) -> str:
-            if self.kept and ("ran", self.kept) not in events:
-                events.append(("ran", self.kept))
-            verdict = super().steps(limit)
-            if verdict and self.kept:
-                events.append((verdict, self.kept))
-            return verdict
-
-    patch_packer(monkeypatch, "Relaxed", Kept)
+    events = record_kept_games(monkeypatch)
     patch_packer(monkeypatch, "KEPT_AFTER", 0)
     patch_packer(monkeypatch, "WINDOWS", (3,))
     solve(new_state("good-measure", 6978), Budget(max_nodes=500_000, max_seconds=None, max_mb=1024))
     first_pair = next(i for i, e in enumerate(events) if len(e[1]) == 2)
     assert sorted(e for e in events[:first_pair] if e[0] == "won") == [
-        ("won", (suit,)) for suit in range(4)]
+        ("won", (suit,), 3) for suit in range(4)]
     pairs = list(itertools.combinations(range(4), 2))
-    assert [e for e in events[first_pair:] if e[0] == "ran"] == [("ran", p) for p in pairs]
-    assert sorted(e for e in events[first_pair:] if e[0] != "ran") == [("won", p) for p in pairs]
+    assert [e for e in events[first_pair:] if e[0] == "ran"] == [("ran", p, 3) for p in pairs]
+    assert sorted(e for e in events[first_pair:] if e[0] != "ran") == [
+        ("won", p, 3) for p in pairs]
 
 
 def assert_no_dead_end(state: State, kept: list[tuple[int, int]] | None) -> None:
