@@ -9,7 +9,7 @@ import pytest
 
 from thirteen import data
 from thirteen.cli import main
-from thirteen.odds import AIM_DEALS, aim_text, deals_for, page
+from thirteen.odds import AIM_DEALS, aim_text, budget_text, deals_for, page
 from thirteen.report import Figure, Section
 from thirteen.variants import GAMES
 
@@ -143,3 +143,19 @@ def test_the_aim_names_each_survey_that_falls_short_and_what_it_lacks() -> None:
     smaller = _survey("bisley", 84 * (deals_for(0.84) - 4000) // 100,
                       16 * (deals_for(0.84) - 4000) // 100, 0)
     assert "bisley" not in aim_text([bigger]) and "bisley" in aim_text([smaller])
+
+
+def test_each_budget_says_what_it_decided() -> None:
+    """A section's budget line counts each deal under the budget it was last tried with, a
+    deal the fair player won as solved, smallest budget first and no limit last."""
+    small = {"max_nodes": 1000, "max_seconds": 60.0, "max_mb": 2048}
+    large = {"max_nodes": None, "max_seconds": 600.0, "max_mb": 8192}
+    nodes_only = {"max_nodes": 10**9, "max_seconds": None, "max_mb": 2048}
+    rows = [{"deal": d, "verdict": v, "fair_verdict": f, **b} for d, (v, f, b) in enumerate([
+        ("solved", None, small), ("unsolvable", None, small), ("unknown", None, small),
+        ("unknown", "won", small), ("solved", None, large), ("unknown", None, large),
+        ("unsolvable", None, nodes_only)], 1)]
+    assert budget_text(Section("castles-in-spain", "{}", rows)) == (
+        "60 s, 1,000 positions, 2,048 MB a deal: 2 solved, 1 proved unwinnable, 1 unknown; "
+        "600 s, 8,192 MB a deal: 1 solved, 1 unknown; "
+        "1,000,000,000 positions, 2,048 MB a deal: 1 proved unwinnable")

@@ -22,11 +22,22 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from . import data, grades
-from .report import Z95, Section, format_table, pct, seconds_text, sections
+from .report import (
+    Z95,
+    Section,
+    budget_order,
+    format_table,
+    pct,
+    seconds_text,
+    sections,
+    thoughtful,
+)
+from .survey import RowBudget, row_budget
 from .variants import GAMES
 
 TEMPLATE = Path(__file__).with_name("odds.md.in")
@@ -144,15 +155,24 @@ def lost_text(s: Section, folder: str) -> str:
 
 
 def budget_text(s: Section) -> str:
-    """The budgets the rows were solved with (a survey retried at a larger one has several)."""
-    used = sorted({(r["max_seconds"], r["max_nodes"], r["max_mb"]) for r in s.rows},
-                  key=lambda b: tuple(-1 if v is None else v for v in b))
+    """Each budget the rows were tried with last, smallest first, and what it decided: a
+    survey retried at larger budgets has several, and the unknown deals of each budget but
+    the last are those not yet tried again."""
+    by_budget: dict[RowBudget, Counter[str]] = {}
+    for r in s.rows:
+        by_budget.setdefault(row_budget(r), Counter())[thoughtful(r)] += 1
     return "; ".join(
         ", ".join(part for part in (
             f"{sec:g} s" if sec is not None else "",
             f"{nodes:,} positions" if nodes is not None else "",
-            f"{mb:,} MB" if mb is not None else "") if part) + " a deal"
-        for sec, nodes, mb in used)
+            f"{mb:,} MB" if mb is not None else "") if part)
+        + " a deal: " + ", ".join(f"{n:,} {VERDICT_WORDS[v]}" for v in VERDICT_WORDS
+                                  if (n := by_budget[nodes, sec, mb][v]))
+        for nodes, sec, mb in sorted(by_budget, key=budget_order))
+
+
+#: How a budget's line of the page names the deals of each verdict.
+VERDICT_WORDS = {"solved": "solved", "unsolvable": "proved unwinnable", "unknown": "unknown"}
 
 
 def grades_text(s: Section) -> str:
@@ -191,7 +211,8 @@ def details(s: Section, folder: str) -> str:
         *([f"- fair player ({s.fair_deals()}): {fair.estimate()}, 95% interval "
            f"{fair.interval_text()}"] if fair else []),
         "- made by " + " and ".join(f"`{c} --data {folder}`" for c in s.commands),
-        f"- budget: {budget_text(s)}; solver {versions}",
+        f"- by the budget each deal was last tried with: {budget_text(s)}",
+        f"- solver: {versions}",
         f"- solve time: median {seconds_text(times.median)}, 95th percentile "
         f"{seconds_text(times.p95)}, longest {seconds_text(times.max)}",
         f"- solution length: median {lengths.median:g}, longest {lengths.max:g} moves"

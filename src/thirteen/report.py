@@ -182,7 +182,7 @@ class Section:
             played = self.fair_rows()
             rest = [r for r in self.rows if r["fair_verdict"] is None]
             parts = [(r, flag) for r, flag in ((played, ""), (rest, " --no-fair")) if r]
-        larger = sorted((b for b in budgets if not within(b, base)), key=_order)
+        larger = sorted((b for b in budgets if not within(b, base)), key=budget_order)
         return ([self._command(r, base, flag) for r, flag in parts]
                 + [self._command([r for r in self.rows if row_budget(r) == b], b,
                                  " --retry-unknown") for b in larger])
@@ -208,7 +208,7 @@ class Section:
         return f"thirteen survey {self.game}{flags} --deals {deals}{limits}{flag}"
 
 
-def _order(budget: RowBudget) -> tuple[float, float, float]:
+def budget_order(budget: RowBudget) -> tuple[float, float, float]:
     """Budgets in order of seconds, then positions, then memory, no limit last."""
     return (math.inf if budget[1] is None else budget[1],
             math.inf if budget[0] is None else budget[0],
