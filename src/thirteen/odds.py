@@ -162,13 +162,18 @@ def budget_text(s: Section) -> str:
     for r in s.rows:
         by_budget.setdefault(row_budget(r), Counter())[thoughtful(r)] += 1
     return "; ".join(
-        ", ".join(part for part in (
-            f"{sec:g} s" if sec is not None else "",
-            f"{nodes:,} positions" if nodes is not None else "",
-            f"{mb:,} MB" if mb is not None else "") if part)
-        + " a deal: " + ", ".join(f"{n:,} {VERDICT_WORDS[v]}" for v in VERDICT_WORDS
-                                  if (n := by_budget[nodes, sec, mb][v]))
-        for nodes, sec, mb in sorted(by_budget, key=budget_order))
+        f"{budget_words(budget)}: "
+        + ", ".join(f"{n:,} {VERDICT_WORDS[v]}" for v in VERDICT_WORDS if (n := counts[v]))
+        for budget, counts in sorted(by_budget.items(), key=lambda bc: budget_order(bc[0])))
+
+
+def budget_words(budget: RowBudget) -> str:
+    """A row's budget as the page writes it, each limit it has: "600 s, 8,192 MB a deal"."""
+    nodes, sec, mb = budget
+    return ", ".join(part for part in (
+        f"{sec:g} s" if sec is not None else "",
+        f"{nodes:,} positions" if nodes is not None else "",
+        f"{mb:,} MB" if mb is not None else "") if part) + " a deal"
 
 
 #: How a budget's line of the page names the deals of each verdict.
