@@ -156,8 +156,8 @@ def lost_text(s: Section, folder: str) -> str:
 
 def budget_text(s: Section) -> str:
     """Each budget the rows were tried with last, smallest first, and what it decided: a
-    survey retried at larger budgets has several, and the unknown deals of each budget but
-    the last are those not yet tried again."""
+    survey retried at larger budgets has several, and a budget's unknown deals are those not
+    yet tried with a larger one."""
     by_budget: dict[RowBudget, Counter[str]] = {}
     for r in s.rows:
         by_budget.setdefault(row_budget(r), Counter())[thoughtful(r)] += 1
