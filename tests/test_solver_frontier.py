@@ -1,6 +1,7 @@
-"""The frontier search (`Split`) and its set of hashes against plain search through the
-engine on small positions: it proves only lost positions lost, keeps only lost positions, and
-finds a line from every deal played backwards from a win."""
+"""The frontier search (`Split`): against plain search through the engine on small positions
+it proves only lost positions lost and keeps only lost positions; it finds a line from every
+deal played backwards from a win, and lays out its frontier and widens its cap as documented.
+Its set of hashes (`Hashes`) answers as a `set` does, within the memory it says."""
 
 from __future__ import annotations
 
