@@ -151,11 +151,12 @@ def test_each_budget_says_what_it_decided() -> None:
     small = {"max_nodes": 1000, "max_seconds": 60.0, "max_mb": 2048}
     large = {"max_nodes": None, "max_seconds": 600.0, "max_mb": 8192}
     nodes_only = {"max_nodes": 10**9, "max_seconds": None, "max_mb": 2048}
+    unlimited = {"max_nodes": None, "max_seconds": None, "max_mb": None}
     rows = [{"deal": d, "verdict": v, "fair_verdict": f, **b} for d, (v, f, b) in enumerate([
         ("solved", None, small), ("unsolvable", None, small), ("unknown", None, small),
         ("unknown", "won", small), ("solved", None, large), ("unknown", None, large),
-        ("unsolvable", None, nodes_only)], 1)]
+        ("unsolvable", None, nodes_only), ("solved", None, unlimited)], 1)]
     assert budget_text(Section("castles-in-spain", "{}", rows)) == (
         "60 s, 1,000 positions, 2,048 MB a deal: 2 solved, 1 proved unwinnable, 1 unknown; "
         "600 s, 8,192 MB a deal: 1 solved, 1 unknown; "
-        "1,000,000,000 positions, 2,048 MB a deal: 1 proved unwinnable")
+        "1,000,000,000 positions, 2,048 MB a deal: 1 proved unwinnable; no limit: 1 solved")

@@ -154,6 +154,10 @@ def lost_text(s: Section, folder: str) -> str:
     return ", ".join(map(str, lost)) + f" ({link})"
 
 
+#: How a budget's line of the page names the deals of each verdict.
+VERDICT_WORDS = {"solved": "solved", "unsolvable": "proved unwinnable", "unknown": "unknown"}
+
+
 def budget_text(s: Section) -> str:
     """Each budget the rows were tried with last, smallest first, and what it decided: a
     survey retried at larger budgets has several, and a budget's unknown deals are those not
@@ -170,14 +174,11 @@ def budget_text(s: Section) -> str:
 def budget_words(budget: RowBudget) -> str:
     """A row's budget as the page writes it, each limit it has: "600 s, 8,192 MB a deal"."""
     nodes, sec, mb = budget
-    return ", ".join(part for part in (
+    limits = ", ".join(part for part in (
         f"{sec:g} s" if sec is not None else "",
         f"{nodes:,} positions" if nodes is not None else "",
-        f"{mb:,} MB" if mb is not None else "") if part) + " a deal"
-
-
-#: How a budget's line of the page names the deals of each verdict.
-VERDICT_WORDS = {"solved": "solved", "unsolvable": "proved unwinnable", "unknown": "unknown"}
+        f"{mb:,} MB" if mb is not None else "") if part)
+    return f"{limits} a deal" if limits else "no limit"
 
 
 def grades_text(s: Section) -> str:
