@@ -454,21 +454,22 @@ def main(args: Any) -> int:
                 or args.foundations:
             raise ValueError("--markdown makes the odds page of every survey in --data FOLDER: "
                              "no GAME, option, --all, --db or --plot")
-        from .odds import page
-
-        print(page(args.data), end="")
-        return 0
-    if args.all == bool(args.game):
+    elif args.all == bool(args.game):
         raise ValueError("give a GAME, --all or --markdown")
-    if args.all and (args.worry_back or args.foundations):
+    elif args.all and (args.worry_back or args.foundations):
         raise ValueError("--all reports every survey: --worry-back and --foundations go with "
                          "a GAME")
-    if args.db and args.data:
+    elif args.db and args.data:
         raise ValueError("give --db or --data, not both")
     db = args.data or args.db or default_db()
     if not Path(db).exists():  # a report only reads: it never creates a database
         raise ValueError(f"no survey {'data folder' if args.data else 'database'} at {db} "
                          "(run `thirteen survey` first)")
+    if args.markdown:
+        from .odds import page
+
+        print(page(args.data), end="")
+        return 0
     game = options = None
     if args.game:
         chosen: dict[str, object] = {}
