@@ -543,8 +543,11 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
     published = {p.name.removesuffix(SUFFIX) for p in files}
     asked = [json.loads(line) for line in (tmp_path / "asked").read_text().splitlines()]
     # the deals each published survey needs for the aim, rounded up to the next 10,000
+    published_sections = sections(root / "data" / "surveys")
     enough = {stem(s.game, s.options): -(-deals_for(s.figure.low) // 10_000) * 10_000
-              for s in sections(root / "data" / "surveys")}
+              for s in published_sections}
+    # a survey with deals still unknown may take more deals, to make up for them
+    undecided = {stem(s.game, s.options) for s in published_sections if s.figure.unknown}
     steps: dict[tuple[str, str, bool], set[str]] = {}
     fair: set[str] = set()  # the fair player's games: deals 1-1000 where cards are hidden
     for argv in asked:
@@ -557,7 +560,9 @@ def test_the_odds_script_carries_on_every_published_survey(tmp_path: Path) -> No
             fair.add(name)
             continue
         # deals 1-100000, or as many more as an interval of the aim takes at the game's odds
-        assert args.deals == f"1-{max(AIM_DEALS, enough.get(name, 0))}"
+        needed = max(AIM_DEALS, enough.get(name, 0))
+        first, _, last = args.deals.partition("-")
+        assert first == "1" and (int(last) == needed or name in undecided and int(last) > needed)
         assert args.no_fair or args.retry_unknown or not variant.hidden_information
         key = (str(args.max_seconds), str(args.max_mb), args.retry_unknown)
         steps.setdefault(key, set()).add(name)
