@@ -176,3 +176,24 @@ def test_committed_verdicts_stand_on_a_sample(path: Path) -> None:
         assert solve(new_state(variant, deal), budget).verdict != "unsolvable", deal
     for deal in rng.sample(lost, min(2, len(lost))):
         assert solve(new_state(variant, deal), budget).verdict != "solved", deal
+
+
+def test_a_survey_writes_back_no_row_as_it_read_it(tmp_path: Path) -> None:
+    """Two surveys that started from the same files: the one that merges last writes back only
+    the rows it made, so it cannot undo the other's (an unknown row tried with a larger budget
+    by a newer solver would otherwise give way to the old copy, and be tried again)."""
+    from thirteen.survey import connect, store_row
+
+    data.write(tmp_path, [row(5, "unknown", solver_version="old"), row(6, "solved")])
+    db = tmp_path / "b.db"
+    loaded = data.load_into(db, tmp_path, "bakers-dozen", "{}")
+    assert sorted(loaded) == [5, 6]
+    retried = row(5, "unknown", solver_version="new", max_seconds=600.0, max_mb=8192)
+    data.write(tmp_path, [retried])  # the other survey merges first
+    conn = connect(db)
+    store_row(conn, row(7, "solved"))  # what this survey made
+    conn.close()
+    data.save_from(db, tmp_path, "bakers-dozen", "{}", loaded)
+    back = {r["deal"]: r for r in data.read(tmp_path)}
+    assert back[5]["max_seconds"] == 600.0 and back[5]["solver_version"] == "new"
+    assert sorted(back) == [5, 6, 7]

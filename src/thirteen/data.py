@@ -175,22 +175,32 @@ def _replace(path: Path, content: bytes) -> None:
 
 
 # ---- a survey resumed from the files, and its rows merged back --------------------------------
-def load_into(db_path: str | Path, directory: str | Path, game: str, options: str) -> int:
+def load_into(db_path: str | Path, directory: str | Path, game: str,
+              options: str) -> dict[int, Row]:
     """Store the rows of the data files that ``db_path`` lacks, so that a survey skips the
-    deals they decide; returns how many were stored."""
+    deals they decide; returns them by deal, for `save_from` to leave out."""
     found = read(directory, game, options)
     db = connect(db_path)
     try:
         have = {d for (d,) in db.execute(
             "SELECT deal FROM survey WHERE game = ? AND options = ?", (game, options))}
-        new = [r for r in found if r["deal"] not in have]
-        for row in new:
+        new = {r["deal"]: r for r in found if r["deal"] not in have}
+        for row in new.values():
             store_row(db, row)
-        return len(new)
+        return new
     finally:
         db.close()
 
 
-def save_from(db_path: str | Path, directory: str | Path, game: str, options: str) -> list[Path]:
-    """Merge the survey database's rows of ``game`` and ``options`` into the data files."""
-    return write(directory, rows(db_path, game, options))
+def save_from(db_path: str | Path, directory: str | Path, game: str, options: str,
+              loaded: dict[int, Row]) -> list[Path]:
+    """Merge the survey database's rows of ``game`` and ``options`` into the data files, but
+    those still as `load_into` read them from the files (``loaded``): another survey may have
+    merged a row of the same deal since, and an old copy written back could undo it (of two
+    unknown rows of different solvers, `survey.merge` keeps the one merged last)."""
+    return write(directory, (r for r in rows(db_path, game, options)
+                             if not _as_loaded(r, loaded.get(r["deal"]))))
+
+
+def _as_loaded(row: Row, loaded: Row | None) -> bool:
+    return loaded is not None and all(row.get(c) == loaded.get(c) for c in COLUMNS)

@@ -495,13 +495,14 @@ def main(args: Any) -> int:
     if args.scheduler and args.engine != "dask":
         raise ValueError("--scheduler needs --engine dask")
     db = args.db or default_db()
+    loaded: dict[int, Row] = {}
     if args.data:
         from . import data
 
         if not Path(args.data).is_dir():  # a mistyped folder would start the survey again
             raise ValueError(f"no survey data folder at {args.data} (make it first to start "
                              "new data files)")
-        data.load_into(db, args.data, variant.name, options_key(variant))
+        loaded = data.load_into(db, args.data, variant.name, options_key(variant))
     # SIGTERM (and SIGINT, which a shell ignores in background jobs) stops the run cleanly
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -514,7 +515,7 @@ def main(args: Any) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         if args.data:
-            data.save_from(db, args.data, variant.name, options_key(variant))
+            data.save_from(db, args.data, variant.name, options_key(variant), loaded)
     print(summary.text())
     from .solver.build import GAIN, running
 
