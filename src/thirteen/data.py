@@ -203,4 +203,6 @@ def save_from(db_path: str | Path, directory: str | Path, game: str, options: st
 
 
 def _as_loaded(row: Row, loaded: Row | None) -> bool:
+    """Whether ``row`` is still the files' row as loaded: the files' columns only, since the
+    database keeps more of a row (its reason, host and time) than they do."""
     return loaded is not None and all(row.get(c) == loaded.get(c) for c in COLUMNS)
