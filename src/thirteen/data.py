@@ -15,6 +15,7 @@ import gzip
 import io
 import json
 import os
+import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -177,19 +178,37 @@ def _replace(path: Path, content: bytes) -> None:
 # ---- a survey resumed from the files, and its rows merged back --------------------------------
 def load_into(db_path: str | Path, directory: str | Path, game: str,
               options: str) -> dict[int, Row]:
-    """Store the rows of the data files that ``db_path`` lacks, so that a survey skips the
-    deals they decide; returns them by deal, for `save_from` to leave out."""
+    """Store the data files' rows in ``db_path``, so that a survey skips the deals they decide;
+    returns those the database now holds as the files do, for `save_from` to leave out.
+
+    A row the database already holds gives way to the files' as `survey.merge` says, the files'
+    row taken as the newer: the files hold whatever was merged into them since this database
+    last read them (by another survey, or from another machine), and an old copy kept here would
+    otherwise be written back over it. A decided row the files lack (a survey killed before it
+    merged) is kept and written back; an unknown one of another solver gives way (the files' row
+    is still true, and a retry tries the deal again)."""
     found = read(directory, game, options)
     db = connect(db_path)
     try:
-        have = {d for (d,) in db.execute(
-            "SELECT deal FROM survey WHERE game = ? AND options = ?", (game, options))}
-        new = {r["deal"]: r for r in found if r["deal"] not in have}
-        for row in new.values():
-            store_row(db, row)
-        return new
+        held = {r["deal"]: r for r in _held(db, game, options)}
+        loaded = {}
+        for row in found:
+            kept = held.get(row["deal"])
+            if kept is None or not _as_loaded(kept, row):
+                store_row(db, row)
+                kept = merge(row, kept)
+            if _as_loaded(kept, row):
+                loaded[row["deal"]] = row
+        return loaded
     finally:
         db.close()
+
+
+def _held(db: sqlite3.Connection, game: str, options: str) -> Iterator[Row]:
+    """The database's rows of ``game`` and ``options``, the files' columns only."""
+    for values in db.execute(f"SELECT {', '.join(COLUMNS)} FROM survey WHERE game = ? AND "
+                             "options = ?", (game, options)):
+        yield dict(zip(COLUMNS, values, strict=True))
 
 
 def save_from(db_path: str | Path, directory: str | Path, game: str, options: str,
