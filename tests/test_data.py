@@ -204,19 +204,25 @@ def test_a_survey_resumed_on_an_old_database_takes_the_files_newer_rows(tmp_path
     survey's merge, or another machine's through git): its old unknown row of a deal gives way
     to the files' and is not written back over it, while a decided row of its own that the files
     lack (a survey killed before it merged) is kept and merged back."""
-    from thirteen.survey import connect, store_row
+    from thirteen.survey import connect, rows, store_row
 
     data.write(tmp_path, [row(5, "unknown", solver_version="old"), row(6, "unknown")])
     db = tmp_path / "b.db"
     data.load_into(db, tmp_path, "bakers-dozen", "{}")
+    conn = connect(db)
+    store_row(conn, {**row(7, "solved", seconds=1.23456789), "reason": "found by a probe"})
+    conn.close()
+    data.save_from(db, tmp_path, "bakers-dozen", "{}", {})  # a survey that stopped and merged
     conn = connect(db)
     store_row(conn, row(6, "solved"))  # this survey's, then killed before it merged
     conn.close()
     retried = row(5, "unknown", solver_version="new", max_seconds=600.0, max_mb=8192)
     data.write(tmp_path, [retried])  # merged meanwhile from elsewhere
     loaded = data.load_into(db, tmp_path, "bakers-dozen", "{}")
-    assert sorted(loaded) == [5]
+    assert sorted(loaded) == [5, 7]
     data.save_from(db, tmp_path, "bakers-dozen", "{}", loaded)
     back = {r["deal"]: r for r in data.read(tmp_path)}
     assert (back[5]["solver_version"], back[5]["max_seconds"]) == ("new", 600.0)
     assert back[6]["verdict"] == "solved"
+    mine = {r["deal"]: r for r in rows(db)}[7]  # its own rows keep what the files leave out
+    assert (mine["seconds"], mine["reason"]) == (1.23456789, "found by a probe")

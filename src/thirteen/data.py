@@ -222,6 +222,7 @@ def save_from(db_path: str | Path, directory: str | Path, game: str, options: st
 
 
 def _as_loaded(row: Row, loaded: Row | None) -> bool:
-    """Whether ``row`` is still the files' row as loaded: the files' columns only, since the
-    database keeps more of a row (its reason, host and time) than they do."""
-    return loaded is not None and all(row.get(c) == loaded.get(c) for c in COLUMNS)
+    """Whether ``row`` is the files' row ``loaded`` as the files would write it: their columns
+    only, since the database keeps more of a row (its reason, host and time) than they do, and
+    seconds as rounded there."""
+    return loaded is not None and all(_cell(row.get(c)) == _cell(loaded.get(c)) for c in COLUMNS)
