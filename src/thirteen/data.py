@@ -195,8 +195,7 @@ def load_into(db_path: str | Path, directory: str | Path, game: str,
         for row in found:
             kept = held.get(row["deal"])
             if kept is None or not _as_loaded(kept, row):
-                store_row(db, row)
-                kept = merge(row, kept)
+                kept = store_row(db, row)
             if _as_loaded(kept, row):
                 loaded[row["deal"]] = row
         return loaded

@@ -185,8 +185,9 @@ def within(budget: RowBudget, base: RowBudget) -> bool:
     return all(b is None or (a is not None and a <= b) for a, b in zip(budget, base, strict=True))
 
 
-def store_row(db: sqlite3.Connection, row: Row) -> None:
-    """Store one row, merged with the deal's stored row (`merge`), and commit it at once."""
+def store_row(db: sqlite3.Connection, row: Row) -> Row:
+    """Store one row, merged with the deal's stored row (`merge`), and commit it at once;
+    returns the row kept."""
     stored = db.execute(f"SELECT {', '.join(COLUMNS)} FROM survey WHERE game = ? AND options = ?"
                         " AND deal = ?", (row["game"], row["options"], row["deal"])).fetchone()
     kept = merge(row, None if stored is None else dict(zip(COLUMNS, stored, strict=True)))
@@ -197,6 +198,7 @@ def store_row(db: sqlite3.Connection, row: Row) -> None:
         tuple(values.get(c) for c in COLUMNS),
     )
     db.commit()
+    return kept
 
 
 STORED_CHUNK = 4096  # stored deal numbers read at a time when skipping them
