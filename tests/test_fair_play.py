@@ -264,6 +264,7 @@ def test_only_games_that_hide_cards_have_a_fair_player() -> None:
         solver.fair_play(Game.new("castles-in-spain", 1).state, samples=16)
 
 
+@pytest.mark.long
 def test_following_hints_on_deals_1_to_25_never_repeats_a_position() -> None:
     """Every deal of 1-25, up to 40 hints each, as `bench/fair_hints.py` follows them: in a
     child process with the compiled build (the source, which the rest of the suite tests, takes
@@ -318,6 +319,7 @@ def played(out: dict[str, Any]) -> list[Move]:
     return [Move.parse(m) for m in out["played"]]
 
 
+@pytest.mark.long
 @FEW
 @given(st.sampled_from(HIDDEN), pairs)
 def test_twins_get_the_same_answers_from_the_api(api: httpx.Client, game: str,

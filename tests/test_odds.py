@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDER = "data/surveys"  # as docs/odds.md's command names it, from the repository's root
 
 
+@pytest.mark.long
 def test_docs_odds_is_what_its_command_prints(monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(ROOT)
@@ -46,6 +47,7 @@ def test_the_page_has_every_data_file_and_its_figures() -> None:
     assert ("Every game of `thirteen games` is in the data." in text) == (not missing)
 
 
+@pytest.mark.long
 def test_placeholders_the_data_cannot_fill_are_refused(monkeypatch: pytest.MonkeyPatch,
                                                          tmp_path: Path) -> None:
     # a folder of just the files asked about: the page reads every file of its folder

@@ -131,6 +131,7 @@ def assert_auto_moves_keep_it_winnable(state: State) -> None:
         assert after.verdict != "unsolvable", (state.to_layout(), played)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", AUTO_VARIANTS, ids=lambda v: "-".join(
     [v.name, "worry" if v.worry_back else "no-worry", v.foundations]))
 @settings(SETTINGS, max_examples=3)

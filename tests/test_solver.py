@@ -133,6 +133,7 @@ def _spin(seconds: float) -> None:
         pass
 
 
+@pytest.mark.long
 def test_out_of_memory_the_proof_is_given_up_and_a_line_still_found() -> None:
     """Good Measure 202 needs more positions than 3 MB hold: the exhaustive search's table
     fills, the tables that only prove a deal lost are dropped, and the rest of the budget
@@ -152,6 +153,7 @@ def test_out_of_memory_the_proof_is_given_up_and_a_line_still_found() -> None:
     assert tight.verdict == "unknown" and tight.reason.startswith("memory budget of 1 MB")
 
 
+@pytest.mark.long
 def test_rule_d4s_memo_is_counted_once_and_only_a_cache_once_the_proof_is_given_up(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every search of a deal asks rule D4's one counted memo, and the clock counts it once

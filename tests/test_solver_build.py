@@ -110,6 +110,7 @@ def compiled_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return made if up_to_date(made) else compile_solver(tmp_path_factory.mktemp("build"))
 
 
+@pytest.mark.long
 def test_the_compiled_build_searches_exactly_as_the_source(compiled_build: Path) -> None:
     """mypyc compiles the real packer search and the Calculation family's search and fair
     player; they must visit the same positions and give the same verdicts and moves as the

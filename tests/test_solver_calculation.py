@@ -154,6 +154,7 @@ def endgames(game: str, number: int, cards_left: int, count: int,
     return out
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game,number,both", [
     ("calculation", 4, False), ("calculation", 8, False), ("calculation", 2, True),
     ("imaginary-thirteen", 1, False),  # (two decks: each deal's brute force takes 20-250 s)
@@ -172,6 +173,7 @@ def test_pruned_search_agrees_with_brute_force(game: str, number: int, both: boo
         assert verdicts == {"solved", "unsolvable"}
 
 
+@pytest.mark.long
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([2, 4, 8, 11]), st.integers(2, 6), st.integers(0, 10**6))
 def test_every_rule_agrees_with_an_unpruned_search_on_random_endgames(
@@ -222,6 +224,7 @@ def model_verdict(state: CalcState, first_run: float = FIRST_RUN) -> str:
     return answer.verdict
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game,number,left", [
     ("calculation", 2, 6), ("calculation", 4, 6), ("calculation", 8, 5),
     ("imaginary-thirteen", 1, 3), ("imaginary-thirteen-pysol", 3, 3),
@@ -236,6 +239,7 @@ def test_scheduling_model_agrees_with_brute_force(game: str, number: int, left: 
         assert verdicts == {"solved", "unsolvable"}
 
 
+@pytest.mark.long
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from([1, 2, 4, 8, 11]), st.integers(1, 6), st.integers(0, 10**6))
 def test_scheduling_model_agrees_with_an_unpruned_search_on_random_endgames(

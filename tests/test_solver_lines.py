@@ -292,6 +292,7 @@ def test_kept_keys_and_places_match_a_fresh_search(game: str, worry: bool, numbe
     assert search.key() == root
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["bakers-dozen", "good-measure", "portuguese-solitaire",
                                   "castles-in-spain"])
 def test_shortened_lines_still_win_and_are_shorter(game: str) -> None:

@@ -322,6 +322,7 @@ def test_an_undecided_counted_start_takes_the_probes_share(
         assert any(made) == probes
 
 
+@pytest.mark.long
 def test_games_with_a_suit_kept_take_the_exhaustive_searchs_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Good Measure 560 (lost; its relaxed game is won after 32,528 positions, and its games
@@ -380,6 +381,7 @@ def record_kept_games(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[
     return events
 
 
+@pytest.mark.long
 def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPatch) -> None:
     # Good Measure 505 with those games due from the start: the four suits are tried within
     # 3 ranks of their piles, and, once every one of them is decided, the suits won there
@@ -399,6 +401,7 @@ def test_games_with_a_suit_kept_widen_their_window(monkeypatch: pytest.MonkeyPat
     assert events[-1] == ("lost", (2,), 5)
 
 
+@pytest.mark.long
 def test_games_with_two_suits_kept_follow_those_with_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Good Measure 6978 with those games due from the start and one window, 3 ranks: the four
     # suits are tried one at a time, and, once every one of them is won, the six pairs (the
@@ -449,6 +452,7 @@ def test_dead_end_rules_never_fire_on_winnable_positions(game: str, seed: int,
     assert_no_dead_end(state, [(seed % 4, KING), (seed % 4, 1 + seed % 5)])
 
 
+@pytest.mark.long
 def test_dead_end_rules_never_fire_along_good_measure_214s_winning_line() -> None:
     # Good Measure 214, the last deal of 1-1000 decided at 60 s: its line (212 moves, found
     # by the portfolio after 308 million positions, docs/benchmarks.md) sends only 2H

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def unwinding_verdict(s: CalcState) -> tuple[str, Unwind]:
     return unwind.verdict(calc.height, calc.waste, calc.left[0], UNCAPPED), unwind
 
 
+@pytest.mark.long
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from(WON_DEALS), st.integers(3, 9), st.integers(0, 10**6))
 def test_unwinding_game_agrees_with_an_unpruned_search(deal: tuple[str, int], left: int,
