@@ -112,6 +112,18 @@ def test_plain_play_never_writes_over_a_game_played_on_elsewhere(tmp_path: Path)
     assert [str(m) for m in store.load_game("local", game_id).moves] == ["c2-f"]
 
 
+@pytest.mark.parametrize("end", ["q\n", ""])
+def test_plain_play_ends_its_sitting_on_q_or_the_end_of_its_input(tmp_path: Path,
+                                                                   end: str) -> None:
+    """The game is saved closed, so its clock stands still until it is opened again."""
+    db = tmp_path / "play.sqlite3"
+    r = run("play", "bakers-dozen", "9", "--plain", "--db", str(db), stdin="c2-f\n" + end)
+    assert r.returncode == 0, r.stderr
+    found = Store(db).latest_game("local", "bakers-dozen")
+    assert found is not None and [str(m) for m in found[1].moves] == ["c2-f"]
+    assert Store(db).game_info("local", found[0])["closed"] is not None
+
+
 def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:
     r = run("play", "bakers-dozen", "--difficulty", "easy", stdin="q\n")
     assert r.returncode == 0 and r.stderr == ""

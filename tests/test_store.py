@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from thirteen.game import Game
-from thirteen.session import PlayedElsewhere, Session
+from thirteen.session import IDLE_CAP, PlayedElsewhere, Session
 from thirteen.store import SCHEMA_VERSION, Stale, Store
-from thirteen.variants import GAMES
+from thirteen.variants import GAMES, get_variant
 
 LINE = ["c2-f", "c4-f", "c6-f", "c6-f", "c4-f", "c6-f", "c1-c3"]  # Baker's Dozen deal 9
 
@@ -262,6 +262,7 @@ def test_a_database_of_the_first_schema_migrates_without_losing_a_row(tmp_path: 
             5, 3, 0, 2, 250.0)
         store.note_help("alice", 1, solved=True)  # the new columns work
         assert store.game_info("alice", 1)["assisted"] is True
+        assert store.game_info("alice", 1)["closed"] is None  # an old game is taken as open
     with sqlite3.connect(path) as c:
         schema = c.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         assert schema == (str(SCHEMA_VERSION),)
@@ -342,3 +343,61 @@ def test_a_game_changed_elsewhere_that_cannot_be_read_is_not_taken(tmp_path: Pat
     with sqlite3.connect(path) as c:
         assert [m for (m,) in c.execute("SELECT move FROM moves ORDER BY ply")] == [
             LINE[0], "c1-c1"]
+
+
+def age(path: Path, game_id: int, seconds: float) -> None:
+    """Move a game's stored times ``seconds`` into the past, as if its last save (and the end
+    of its sitting, if it ended) were that long ago."""
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE games SET updated = updated - ?, closed = closed - ? WHERE id = ?",
+                  (seconds, seconds, game_id))
+
+
+def test_a_closed_game_opened_again_counts_no_time_between_the_sittings(tmp_path: Path) -> None:
+    """The end of a sitting keeps the play time up to it; opened an hour later, the game's
+    clock starts at the opening. A sitting that ended without a word (a killed process) counts
+    the pause after it, up to the cap, since nothing said it ended."""
+    path = tmp_path / "clock.sqlite3"
+    s = Session.start(Store(path), "local", Game.new("bakers-dozen", 9))
+    assert s.id is not None
+    s.game.push(LINE[0])
+    s.commit()
+    s.last_active -= 100  # 100 s of thought since the move, then the player quits
+    s.close()
+    info = Store(path).game_info("local", s.id)
+    assert info["closed"] is not None and info["elapsed"] == pytest.approx(s.elapsed)
+    assert s.elapsed == pytest.approx(100, abs=5)
+    assert info["version"] == s.version  # a close is no change to the game
+    age(path, s.id, 3600)
+    again = Session.resume(Store(path), "local", get_variant("bakers-dozen"), 9)
+    assert again is not None and again.clock() == pytest.approx(100, abs=5)
+    again.game.push(LINE[1])
+    again.commit()  # played again: open, its clock running from this save
+    assert Store(path).game_info("local", s.id)["closed"] is None
+    age(path, s.id, 3600)  # then killed: the pause after the last save counts, up to the cap
+    killed = Session.load(Store(path), "local", s.id)
+    assert killed.clock() == pytest.approx(again.elapsed + IDLE_CAP, abs=5)
+
+
+def test_a_close_writes_nothing_over_a_game_saved_elsewhere_or_over(tmp_path: Path) -> None:
+    path = tmp_path / "clock.sqlite3"
+    first = Session.start(Store(path), "local", Game.new("bakers-dozen", 9))
+    assert first.id is not None
+    second = Session.load(Store(path), "local", first.id)
+    second.game.push(LINE[0])
+    second.elapsed = 50.0
+    second.commit()
+    first.elapsed = 1000.0
+    first.close()  # read before the other's save: that process has the game
+    info = Store(path).game_info("local", first.id)
+    assert info["closed"] is None and info["elapsed"] < 1000
+    untouched = Session.start(Store(path), "local", Game.new("bakers-dozen", 10))
+    assert untouched.id is not None
+    untouched.leave()  # an untouched game left for another stays unfinished, its sitting ended
+    info = Store(path).game_info("local", untouched.id)
+    assert info["closed"] is not None and info["result"] is None
+    with pytest.raises(KeyError):
+        Store(path).close_game("mallory", first.id, 1.0, second.version)
+    Store(path).finish_game("local", first.id, False, 60.0, 1)
+    assert not Store(path).close_game("local", first.id, 1.0, second.version)
+    assert Store(path).game_info("local", first.id)["elapsed"] < 1000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,22 @@ async def test_resume_after_a_kill(store: Store) -> None:
     again = app_for(store, number=None)
     assert [str(m) for m in again.game.moves] == ["c2-f", "c4-f"]
     assert again.game.number == 9
+
+
+@pytest.mark.asyncio
+async def test_quitting_stops_the_clock_until_the_game_is_opened_again(store: Store) -> None:
+    app = app_for(store)
+    async with app.run_test() as pilot:
+        await pilot.press("b", "b")
+        await pilot.press("q")
+    assert app.session.id is not None
+    info = store.game_info("local", app.session.id)
+    assert info["closed"] is not None and info["elapsed"] < 60
+    with sqlite3.connect(store.path) as c:  # an hour later
+        c.execute("UPDATE games SET updated = updated - 3600, closed = closed - 3600")
+    again = app_for(store, number=None)
+    assert again.session.id == app.session.id
+    assert again.elapsed() == pytest.approx(info["elapsed"], abs=5)
 
 
 @pytest.mark.asyncio

@@ -211,6 +211,27 @@ def test_moves_undo_redo_restart(server: ServerProcess, alice: httpx.Client) -> 
     assert snapshot(alice, gid)["moves"] == WIN_LINE[:5]
 
 
+def test_leaving_the_page_stops_the_clock_until_the_game_is_read_again(
+        server: ServerProcess, alice: httpx.Client, bob: httpx.Client) -> None:
+    g = new(alice, game="bakers-dozen", number=9)
+    gid, version = g["id"], alice.post(f"/api/games/{g['id']}/moves",
+                                       json={"move": WIN_LINE[0]}).json()["version"]
+    assert bob.post(f"/api/games/{gid}/close").status_code == 404  # not bob's game
+    r = alice.post(f"/api/games/{gid}/close")
+    assert r.status_code == 200 and r.json()["version"] == version
+    with sqlite3.connect(server.db) as c:  # an hour later
+        c.execute("UPDATE games SET updated = updated - 3600, closed = closed - 3600"
+                  " WHERE id = ?", (gid,))
+    back = alice.get(f"/api/games/{gid}").json()
+    assert back["since"] < 5 and back["elapsed"] == r.json()["elapsed"]
+    # a close is no change to the game: an act chosen before it (another tab's) is played
+    r = alice.post(f"/api/games/{gid}/moves", params={"at": version},
+                   json={"move": WIN_LINE[1]})
+    assert r.status_code == 200, r.text
+    with sqlite3.connect(server.db) as c:
+        assert c.execute("SELECT closed FROM games WHERE id = ?", (gid,)).fetchone() == (None,)
+
+
 def test_analysis_after_an_unsolvable_position(alice: httpx.Client) -> None:
     """Baker's Dozen deal 64 is unsolvable (data/surveys): so is every position after it, and
     the analysis says so (the first by search, the next ones from the position before)."""

@@ -220,12 +220,11 @@ def _play_text(session: Session) -> int:
                 print("You won!" if status == "won" else "No legal move remains: the game is lost.")
         print("> ", end="", flush=True)
         line = sys.stdin.readline()
-        if not line:
-            print()
-            return 0
-        word = line.strip()
-        word = COMMAND_LETTERS.get(word, word)
-        if word == "q":
+        word = COMMAND_LETTERS.get(line.strip(), line.strip())
+        if not line or word == "q":
+            if not line:
+                print()
+            session.close()  # its clock stands still until the game is opened again
             return 0
         try:
             show = _obey(session, word)

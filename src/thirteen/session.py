@@ -9,6 +9,9 @@ here, so none of them decides any of it on its own.
 - **Resuming**: `Session.resume` finds the player's unfinished game of a deal (or of a game).
 - **Timing**: play time grows at each action by the time since the last one, at most
   `IDLE_CAP`, so a game left open overnight is not a slow game; it stops once the game is over.
+  A sitting's end (`Session.close`: the terminal app quits, the page is left) stops it: opened
+  again, the game's clock starts at the opening. Only a sitting that ended without a word (a
+  killed process) counts the pause after it, up to `IDLE_CAP`, since nothing said it ended.
 - **Help**: "solve it for me" makes the game *assisted* for good (`Session.take_solve`), hints
   are counted (`Session.take_hint`); the store counts an assisted win apart from a clean one.
 - **Leaving**: a new deal leaves the current game; it counts as lost only if a move was made,
@@ -150,11 +153,14 @@ class Session:
     @classmethod
     def load(cls, store: Store, player: str, game_id: int) -> Self:
         """The game as saved (`KeyError` if not the player's, `ValueError` if it does not
-        replay)."""
+        replay). Its clock runs from its last save, as when a server reads a game again
+        between two requests of one sitting; a game whose sitting ended (`close`) is being
+        opened, and its clock starts now."""
         info = store.game_info(player, game_id)
         game = store.load_game(player, game_id)
+        since = time.time() if info["closed"] is not None else float(info["updated"])
         return cls(store, player, game, game_id, info["version"], float(info["elapsed"] or 0.0),
-                   float(info["updated"]), info["result"], info["assisted"], info["hints"],
+                   since, info["result"], info["assisted"], info["hints"],
                    list(game.moves), [str(m) for m in game.moves])
 
     @classmethod
@@ -188,9 +194,22 @@ class Session:
 
     def leave(self) -> None:
         """The player left (confirmed where `leaving` says ``ask``): count the game as lost
-        unless it is ``free``."""
+        unless it is ``free``, in which case it stays unfinished, its sitting ended."""
         if self.leaving() != "free":
             self._finish(False)
+        else:
+            self.close()
+
+    def close(self) -> None:
+        """The sitting ends (the terminal app quits, the page is left): the play time up to
+        now is saved and the game marked closed, so that its clock stands still until it is
+        opened again (`load`). Nothing is written if another process saved the game since
+        (it has the game), or the game is over (its clock stopped)."""
+        if self.result is not None or self.game.status() != "in play":
+            return
+        self._stamp()
+        if self.store is not None and self.id is not None:
+            self.store.close_game(self.player, self.id, self.elapsed, self.version)
 
     # ---- timing -----------------------------------------------------------------------------
     def clock(self, now: float | None = None) -> float:
@@ -205,9 +224,13 @@ class Session:
         return self.game.status()
 
     # ---- saving -----------------------------------------------------------------------------
+    def _stamp(self) -> None:
+        """Take the play time up to now into ``elapsed``."""
+        self.elapsed, self.last_active = self.clock(), time.time()
+
     def commit(self) -> None:
         """Save the game (before any answer is sent) with its play time; count a win once."""
-        self.elapsed, self.last_active = self.clock(), time.time()
+        self._stamp()
         if self.store is None:
             self.stored = list(self.game.moves)
             return

@@ -16,6 +16,10 @@ Help is recorded as help: a game in which the player asked the solver to play fo
 *assisted*; won, it counts in ``assisted``, never in ``won``, the streaks, the best time or
 the fewest moves. Hints are counted per game. A database made before these columns existed
 gets them on opening (`_migrate`), its rows kept.
+
+A game whose sitting ended (the terminal app quit, the page was left) is saved *closed*, with
+its play time up to then: opened again, its clock starts at the opening, so the hours between
+two sittings are no play (`thirteen.session`). Every other save opens it.
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ if TYPE_CHECKING:
 
 #: Schema 2: game names mean today's games (schema 1 named Spanish Patience II
 #: ``spanish-patience``; `variants.RENAMED`). Schema 3: help is recorded (`_ADDED`).
-#: Schema 4: the daily deals and each player's game of one (`_DAILY`).
-SCHEMA_VERSION = 4
+#: Schema 4: the daily deals and each player's game of one (`_DAILY`). Schema 5: a game's
+#: sitting may end (`_CLOSED`).
+SCHEMA_VERSION = 5
 
 #: The columns of schema 3, with defaults that keep every older row's meaning: whether the
 #: solver played in a game, the hints it took, and the games won with the solver's help.
@@ -48,6 +53,10 @@ _ADDED = (
     ("games", "hints", "INTEGER NOT NULL DEFAULT 0"),  # hints asked for in this game
     ("stats", "assisted", "INTEGER NOT NULL DEFAULT 0"),  # games won with the solver's help
 )
+
+#: The column of schema 5: when the game's last sitting ended (NULL: it is open, as every
+#: older row is taken to be).
+_CLOSED = (("games", "closed", "REAL"),)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -124,12 +133,17 @@ def _to_schema_2(c: sqlite3.Connection) -> None:
         c.execute("UPDATE stats SET game = ? WHERE game = ?", (new, old))
 
 
-def _to_schema_3(c: sqlite3.Connection) -> None:
-    """Add the columns that record help (`_ADDED`)."""
-    for table, column, kind in _ADDED:
+def _add_columns(c: sqlite3.Connection, columns: tuple[tuple[str, str, str], ...]) -> None:
+    """Add the ``(table, column, kind)`` columns that a table lacks."""
+    for table, column, kind in columns:
         have = {row[1] for row in c.execute(f"PRAGMA table_info({table})")}
         if column not in have:
             c.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+def _to_schema_3(c: sqlite3.Connection) -> None:
+    """Add the columns that record help (`_ADDED`)."""
+    _add_columns(c, _ADDED)
 
 
 def _to_schema_4(c: sqlite3.Connection) -> None:
@@ -138,8 +152,13 @@ def _to_schema_4(c: sqlite3.Connection) -> None:
         c.execute(statement)
 
 
+def _to_schema_5(c: sqlite3.Connection) -> None:
+    """Add the column that ends a sitting (`_CLOSED`)."""
+    _add_columns(c, _CLOSED)
+
+
 #: The step that brings a database from schema ``k - 1`` to ``k``.
-_MIGRATIONS = {2: _to_schema_2, 3: _to_schema_3, 4: _to_schema_4}
+_MIGRATIONS = {2: _to_schema_2, 3: _to_schema_3, 4: _to_schema_4, 5: _to_schema_5}
 
 
 def _migrate(c: sqlite3.Connection, path: Path) -> None:
@@ -281,7 +300,8 @@ class Store:
         terminal, another server) saved the game since this one read it, and writing over
         that would lose its moves. Callers that keep games in memory may pass shortcuts:
         ``status`` (the game's status), ``moves`` (its moves as text) and ``stored`` (the moves
-        known to be stored under ``game_id`` now)."""
+        known to be stored under ``game_id`` now). A save opens a closed game
+        (`close_game`)."""
         v = game.variant
         status = status if status is not None else game.status()
         texts = moves if moves is not None else [str(m) for m in game.moves]
@@ -308,7 +328,7 @@ class Store:
                 old = stored if stored is not None else self._stored_moves(c, game_id)
                 c.execute(
                     "UPDATE games SET options = ?, status = ?, updated = ?, redo = ?,"
-                    " elapsed = COALESCE(?, elapsed), version = ?,"
+                    " elapsed = COALESCE(?, elapsed), version = ?, closed = NULL,"
                     " finished = CASE WHEN ? = 'won' THEN COALESCE(finished, ?) ELSE finished END"
                     " WHERE id = ?",
                     (options, status, now, redo, elapsed, version, status, now, game_id),
@@ -347,6 +367,19 @@ class Store:
             [(game_id, ply, texts[ply], now) for ply in range(same, len(texts))],
         )
 
+    def close_game(self, player: str, game_id: int, elapsed: float, version: int) -> bool:
+        """End the sitting of an unfinished game, saved at ``version``, with ``elapsed``
+        seconds of play; False, writing nothing, if the game was saved since (the process that
+        saved it has it now) or is finished. Its moves and version stay: a close is no change
+        to the game, so no other tab's next act is refused for it. `KeyError` if the game is
+        not ``player``'s."""
+        with self._tx() as c:
+            self._owned(c, "id", player, game_id)
+            done = c.execute("UPDATE games SET elapsed = ?, closed = ? WHERE id = ?"
+                             " AND version = ? AND result IS NULL AND finished IS NULL",
+                             (elapsed, time.time(), game_id, version)).rowcount
+        return done == 1
+
     def load_game(self, player: str, game_id: int) -> Game:
         """The game as last saved; `KeyError` if it is not one of ``player``'s games."""
         from .game import Game
@@ -378,7 +411,7 @@ class Store:
     def game_info(self, player: str, game_id: int) -> dict[str, Any]:
         """The game's row without its moves; `KeyError` if not ``player``'s."""
         keys = ("id", "game", "options", "number", "status", "started", "updated", "finished",
-                "elapsed", "version", "result", "assisted", "hints")
+                "elapsed", "version", "result", "assisted", "hints", "closed")
         with self._lock:
             row = self._owned(self._conn, ", ".join(keys), player, game_id)
         info = dict(zip(keys, row, strict=True))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import sqlite3
+import time
 from typing import Any
 
 import pytest
@@ -90,6 +92,33 @@ def test_back_and_forward_move_between_the_players_games(page: Any, server: Any)
     page.wait_for_function(f"() => document.body.dataset.game === '{nine}'")
     wait_ply(page, 1)
     assert cards(page, "fH") == ["AH"]
+
+
+def closed(server: Any, game: int, wait: float = 10) -> bool:
+    """Whether the server's store holds ``game``'s sitting as ended, waiting up to ``wait``
+    seconds for the page's request (which the page does not wait for)."""
+    deadline = time.monotonic() + wait
+    while True:
+        with sqlite3.connect(server.db) as c:
+            if c.execute("SELECT closed FROM games WHERE id = ?", (game,)).fetchone()[0]:
+                return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def test_the_page_ends_a_sitting_when_it_shows_another_game_or_goes(page: Any,
+                                                                    server: Any) -> None:
+    """So that a game's clock stands still between two visits."""
+    open_game(page, server, "/play/good-measure/24")
+    first = game_id(page)
+    page.fill("#deal-number", "25")
+    page.click("#deal-go")
+    page.wait_for_url("**/play/good-measure/25")
+    second = game_id(page)
+    assert closed(server, first) and not closed(server, second, wait=0)
+    page.goto("about:blank")
+    assert closed(server, second)
 
 
 def test_a_slow_deal_search_never_lands_on_a_game_moved_on(page: Any, server: Any) -> None:

@@ -12,7 +12,6 @@ wanted difficulty) is the `assist.Assistant`'s.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -180,10 +179,9 @@ class ThirteenApp(App[None]):
             await self.run_action(action)
 
     async def action_quit(self) -> None:
-        """Quit; the game in progress is saved (it was after every move; this keeps the time)."""
-        if self.game.status() == "in play":
-            with contextlib.suppress(PlayedElsewhere):  # the other process has the game
-                self.session.commit()
+        """Quit; the game in progress is saved closed (it was after every move; this keeps the
+        time and stops the clock until the game is opened again)."""
+        self.session.close()
         self.exit()
 
     def on_mount(self) -> None:

@@ -1,5 +1,6 @@
 """Games being played: ``POST /api/games`` starts (or resumes) one; a game's moves, undo,
-redo, restart and auto-finish. Every change is written to the store before it is answered."""
+redo, restart and auto-finish, and the end of a sitting (``close``, sent as the page goes).
+Every change is written to the store before it is answered."""
 
 from __future__ import annotations
 
@@ -140,3 +141,15 @@ async def auto_finish(game_id: GameId, server: ServerDep, me: Player, at: At = N
     if played:
         server.commit(s)
     return game_out(s, played, "" if played else "nothing to play automatically")
+
+
+@router.post("/{game_id}/close", response_model=GameOut, responses=errors(404, 409, 429))
+async def close(game_id: GameId, server: ServerDep, me: Player, at: At = None) -> Json:
+    """The player's sitting ends (the page is left or shows another game): the game is saved
+    with its play time, and its clock stands still until it is read again. A game over is
+    answered as it is."""
+    s = server.session(me, game_id, at)
+    s.close()
+    server.stop_solves(s)  # nobody is there to see their answer
+    server.cache.pop(s.key, None)  # read again, it is opened: its clock starts then
+    return game_out(s)

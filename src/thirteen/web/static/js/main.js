@@ -9,8 +9,8 @@ import { showDaily, showGames, showRules, showStats } from "./dialogs.js";
 import { $, announce, el, say, squeeze } from "./draw.js";
 import { bindInput } from "./input.js";
 import {
-  cancel, catchUp, drop, here, hint, home, pick, replaying, send, setGame, showError, skipReplay,
-  solve, step,
+  cancel, catchUp, closeGame, drop, here, hint, home, pick, replaying, send, setGame, showError,
+  skipReplay, solve, step,
 } from "./play.js";
 import { acted, state, variantOf } from "./state.js";
 import { setTimerHidden, tick } from "./status.js";
@@ -269,6 +269,10 @@ async function start() {
   bindControls();
   bindInput({ acted: onActed, pick, drop, home, cancel, action, rules: showRules });
   window.addEventListener("popstate", () => { onActed(); route(); });
+  // leaving ends the sitting (`closeGame`); come back to from the browser's cache, the page
+  // reads its game again, which opens it
+  window.addEventListener("pagehide", () => closeGame(state.game, true));
+  window.addEventListener("pageshow", (e) => { if (e.persisted) route(); });
   window.addEventListener("resize", squeeze);
   window.addEventListener("focus", refresh);
   document.addEventListener("visibilitychange", refresh);

@@ -80,6 +80,7 @@ function atNow(path, id) {
 // show the server's message).
 export function setGame(data, opts = {}) {
   const before = state.game;
+  if (before && before.id !== data.id) closeGame(before);
   state.game = data;
   answered();
   state.sel = null;
@@ -100,6 +101,15 @@ export function setGame(data, opts = {}) {
   if (data.message && !opts.quiet) say(data.message, here());
   squeeze();
   scheduleAnalysis();
+}
+
+// The page's sitting with a game ends when it shows another game or the page goes: the server
+// then stops the game's clock until the game is read again, so the time between two visits is
+// no play. ``keepalive``: the request outlives the page.
+export function closeGame(g, keepalive = false) {
+  if (!g || g.status !== "in play" || g.result) return;
+  fetch(`/api/games/${g.id}/close`, { method: "POST", credentials: "same-origin", keepalive })
+    .catch(() => undefined);
 }
 
 // Is a winning line left? Asked a moment after the position settles; the answer counts only
