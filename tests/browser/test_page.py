@@ -1,7 +1,8 @@
 """The page as a demanding player uses it: nothing thrown away without asking, Back and Forward
-between games, no answer or message about another position, long piles on screen, a finger's
-drag, the move counter, the statistics, past games and daily deal dialogs, a bad link, and
-axe-core's accessibility checks on desktop and phone sizes."""
+between games, no answer or message about another position, the clock and the end of a
+sitting, long piles on screen, a finger's drag, the move counter, the statistics, past games
+and daily deal dialogs, a bad link, and axe-core's accessibility checks on desktop and phone
+sizes."""
 
 from __future__ import annotations
 
@@ -119,6 +120,16 @@ def test_the_page_ends_a_sitting_when_it_shows_another_game_or_goes(page: Any,
     assert closed(server, first) and not closed(server, second, wait=0)
     page.goto("about:blank")
     assert closed(server, second)
+
+
+def test_the_clock_runs_from_the_deal_as_the_server_counts_it(page: Any, server: Any) -> None:
+    """Not only from the first move: the time before it is play, and the server counts it."""
+    open_game(page, server, "/play/bakers-dozen/9")
+    page.wait_for_function("() => document.getElementById('timer').textContent >= '0:02'")
+    top(page, "c2").dblclick()
+    wait_ply(page, 1)
+    assert api(page, f"/api/games/{game_id(page)}")["elapsed"] >= 2
+    assert page.inner_text("#timer") >= "0:02"
 
 
 def test_a_slow_deal_search_never_lands_on_a_game_moved_on(page: Any, server: Any) -> None:

@@ -114,7 +114,7 @@ export function tick() {
   const g = state.game;
   if (!g) return;
   let t = g.elapsed;
-  if (g.status === "in play" && g.moves.length) {
+  if (g.status === "in play") { // from the deal, as the server counts it
     t += Math.min(g.since + (performance.now() - respondedAt) / 1000, g.idle_cap);
   }
   $("timer").textContent = fmtTime(t);
