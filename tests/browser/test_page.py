@@ -69,13 +69,18 @@ def test_a_game_in_progress_is_left_only_when_the_player_says_so(page: Any, serv
     assert api(page, "/api/stats")["bakers-dozen"]["lost"] == 1
 
 
-def test_back_and_forward_move_between_the_players_games(page: Any, server: Any) -> None:
+def two_games(page: Any, server: Any) -> tuple[int, int]:
+    """Good Measure deal 24, then deal 25 by its number: their game ids."""
     open_game(page, server, "/play/good-measure/24")
     first = game_id(page)
     page.fill("#deal-number", "25")
     page.click("#deal-go")
     page.wait_for_url("**/play/good-measure/25")
-    second = game_id(page)
+    return first, game_id(page)
+
+
+def test_back_and_forward_move_between_the_players_games(page: Any, server: Any) -> None:
+    first, second = two_games(page, server)
     page.go_back()
     page.wait_for_function(f"() => document.body.dataset.game === '{first}'")
     page.locator("#deal-title", has_text="deal 24").wait_for()
@@ -111,12 +116,7 @@ def closed(server: Any, game: int, wait: float = 10) -> bool:
 def test_the_page_ends_a_sitting_when_it_shows_another_game_or_goes(page: Any,
                                                                     server: Any) -> None:
     """So that a game's clock stands still between two visits."""
-    open_game(page, server, "/play/good-measure/24")
-    first = game_id(page)
-    page.fill("#deal-number", "25")
-    page.click("#deal-go")
-    page.wait_for_url("**/play/good-measure/25")
-    second = game_id(page)
+    first, second = two_games(page, server)
     assert closed(server, first) and not closed(server, second, wait=0)
     page.goto("about:blank")
     assert closed(server, second)
