@@ -1,10 +1,19 @@
-"""The `thirteen` command, run as a user runs it (a real process, pipes for stdin)."""
+"""The `thirteen` command, run as a user runs it (a real process, pipes for stdin, or a
+pseudo-terminal for the full-screen game)."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
+import pty
+import signal
+import struct
 import subprocess
 import sys
+import termios
+import threading
 import time
 from pathlib import Path
 
@@ -122,6 +131,43 @@ def test_plain_play_ends_its_sitting_on_q_or_the_end_of_its_input(tmp_path: Path
     found = Store(db).latest_game("local", "bakers-dozen")
     assert found is not None and [str(m) for m in found[1].moves] == ["c2-f"]
     assert Store(db).game_info("local", found[0])["closed"] is not None
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_the_terminal_app_ends_its_sitting_when_its_terminal_closes(tmp_path: Path,
+                                                                   sig: int) -> None:
+    """The full-screen game in a real (pseudo) terminal, closed under it (SIGHUP) or stopped
+    (SIGTERM): the game is saved closed, so its clock stands still until it is opened again."""
+    db = tmp_path / "play.sqlite3"
+    main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "thirteen.cli", "play", "bakers-dozen", "9",
+                             "--db", str(db)], stdin=side, stdout=side, stderr=side,
+                            env={**os.environ, "TERM": "xterm-256color"}, start_new_session=True)
+    os.close(side)
+    drawn = threading.Event()
+    # what the app draws is read, so that it never waits on a full terminal
+    threading.Thread(target=_read_all, args=(main, drawn), daemon=True).start()
+    try:
+        assert drawn.wait(60), "the app never drew its board"
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main)
+    found = Store(db).latest_game("local", "bakers-dozen")
+    assert found is not None and Store(db).game_info("local", found[0])["closed"] is not None
+
+
+def _read_all(fd: int, drawn: threading.Event) -> None:
+    """Read a terminal's output until it closes; ``drawn`` once the board's title is drawn."""
+    seen = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(fd, 65536):
+            seen = (seen + chunk)[-4096:]
+            if b"Baker" in seen:
+                drawn.set()
 
 
 def test_play_a_deal_of_a_difficulty_and_solve_rates_it() -> None:

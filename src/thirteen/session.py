@@ -9,9 +9,10 @@ here, so none of them decides any of it on its own.
 - **Resuming**: `Session.resume` finds the player's unfinished game of a deal (or of a game).
 - **Timing**: play time grows at each action by the time since the last one, at most
   `IDLE_CAP`, so a game left open overnight is not a slow game; it stops once the game is over.
-  A sitting's end (`Session.close`: the terminal app quits, the page is left) stops it: opened
-  again, the game's clock starts at the opening. Only a sitting that ended without a word (a
-  killed process) counts the pause after it, up to `IDLE_CAP`, since nothing said it ended.
+  A sitting's end (`Session.close`: the terminal app quits or its terminal closes, the page
+  is left) stops it: opened again, the game's clock starts at the opening. Only a sitting
+  that ended without a word (a killed process) counts the pause after it, up to `IDLE_CAP`,
+  since nothing said it ended.
 - **Help**: "solve it for me" makes the game *assisted* for good (`Session.take_solve`), hints
   are counted (`Session.take_hint`); the store counts an assisted win apart from a clean one.
 - **Leaving**: a new deal leaves the current game; it counts as lost only if a move was made,

@@ -12,6 +12,8 @@ wanted difficulty) is the `assist.Assistant`'s.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -181,11 +183,20 @@ class ThirteenApp(App[None]):
     async def action_quit(self) -> None:
         """Quit; the game in progress is saved closed (it was after every move; this keeps the
         time and stops the clock until the game is opened again)."""
+        self.hang_up()
+
+    def hang_up(self) -> None:
+        """Save the game closed and end: quitting, or the terminal closed (SIGHUP) or the
+        process asked to stop (SIGTERM)."""
         self.session.close()
         self.exit()
 
     def on_mount(self) -> None:
         self.push_screen(BoardScreen())
+        if not self.is_headless:  # a real terminal (a test's app leaves the signals alone)
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, self.hang_up)
 
     # ---- input -------------------------------------------------------------------------------
     def pile_key(self, char: str) -> bool:
