@@ -220,7 +220,8 @@ def _play_text(session: Session) -> int:
                 print("You won!" if status == "won" else "No legal move remains: the game is lost.")
         print("> ", end="", flush=True)
         line = sys.stdin.readline()
-        word = COMMAND_LETTERS.get(line.strip(), line.strip())
+        word = line.strip()
+        word = COMMAND_LETTERS.get(word, word)
         if not line or word == "q":
             if not line:
                 print()
