@@ -5,6 +5,7 @@ clear message and change nothing, in the view or in the SQLite file."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -125,7 +126,7 @@ def test_another_players_game_is_out_of_reach(server: ServerProcess, alice: http
     for method, path, body in [
         ("GET", "", None), ("POST", "/moves", {"move": "c4-f"}), ("POST", "/undo", None),
         ("POST", "/redo", None), ("POST", "/restart", None), ("POST", "/auto", None),
-        ("GET", "/hint", None), ("GET", "/analysis", None),
+        ("GET", "/hint", None), ("GET", "/analysis", None), ("POST", "/close", None),
     ]:
         r = bob.request(method, f"/api/games/{gid}{path}", json=body)
         assert r.status_code == 404, (path, r.text)
@@ -142,6 +143,8 @@ def test_another_players_game_is_out_of_reach(server: ServerProcess, alice: http
         assert "HttpOnly" in fresh and "SameSite=Strict" in fresh
     assert snapshot(alice, gid) == before
     assert stored_moves(server, gid) == ["c2-f"]
+    with sqlite3.connect(server.db) as c:  # bob's close did not end alice's sitting
+        assert c.execute("SELECT closed FROM games WHERE id = ?", (gid,)).fetchone() == (None,)
 
 
 def test_current_without_games(server: ServerProcess) -> None:
