@@ -149,7 +149,5 @@ async def close(game_id: GameId, server: ServerDep, me: Player, at: At = None) -
     with its play time, and its clock stands still until it is read again. A game over is
     answered as it is."""
     s = server.session(me, game_id, at)
-    s.close()
-    server.stop_solves(s)  # nobody is there to see their answer
-    server.cache.pop(s.key, None)  # read again, it is opened: its clock starts then
+    server.close(s)
     return game_out(s)

@@ -181,6 +181,14 @@ class Server:
                 raise changed(s, str(e)) from None
         self.stop_solves(s)
 
+    def close(self, s: Session) -> None:
+        """End the player's sitting with the game of ``s`` (`lifecycle.Session.close`): its
+        Solves stop, since nobody is there to see their answer, and it leaves the cache, so
+        that read again it is opened and its clock starts then."""
+        s.close()
+        self.stop_solves(s)
+        self.cache.pop(s.key, None)
+
     @staticmethod
     def stop_solves(s: Session) -> None:
         """Stop the Solves thinking about the game of ``s`` (`solve_unless_changed`): it
