@@ -228,8 +228,33 @@ def test_leaving_the_page_stops_the_clock_until_the_game_is_read_again(
     r = alice.post(f"/api/games/{gid}/moves", params={"at": version},
                    json={"move": WIN_LINE[1]})
     assert r.status_code == 200, r.text
+    assert not closed(server, gid)
+
+
+def test_a_page_leaving_a_game_another_page_shows_leaves_its_clock_running(
+        server: ServerProcess, alice: httpx.Client) -> None:
+    """Two tabs on one game: the one left behind plays on, and its thinking time counts."""
+    gid = new(alice, game="bakers-dozen", number=9)["id"]
+    one, two = {"Sitting": "1" * 32}, {"Sitting": "2" * 32}
+    alice.get(f"/api/games/{gid}", headers=one)
+    alice.get(f"/api/games/{gid}/analysis", headers=two)
+    left = alice.post(f"/api/games/{gid}/close", headers=one).json()["elapsed"]
+    assert not closed(server, gid)
+    time.sleep(1.0)
+    r = alice.post(f"/api/games/{gid}/moves", headers=two, json={"move": WIN_LINE[0]})
+    assert r.json()["elapsed"] >= left + 1.0
+    # an unnamed client leaving (no Sitting header) does not stop the page's clock either;
+    # the last page leaving does
+    alice.post(f"/api/games/{gid}/close")
+    assert not closed(server, gid)
+    alice.post(f"/api/games/{gid}/close", headers=two)
+    assert closed(server, gid)
+
+
+def closed(server: ServerProcess, gid: int) -> bool:
+    """Whether the store holds the game's sitting as ended."""
     with sqlite3.connect(server.db) as c:
-        assert c.execute("SELECT closed FROM games WHERE id = ?", (gid,)).fetchone() == (None,)
+        return c.execute("SELECT closed FROM games WHERE id = ?", (gid,)).fetchone()[0] is not None
 
 
 def test_analysis_after_an_unsolvable_position(alice: httpx.Client) -> None:

@@ -76,6 +76,9 @@ def test_bad_moves_change_nothing(server: ServerProcess, alice: httpx.Client) ->
          "malformed JSON"),
         ({"content": b'{"move": "c1-c3"}', "headers": {"content-type": "text/plain"}}, 422,
          ""),
+        # a legal move, but the page's name (`Sitting`) is forged
+        ({"json": {"move": "c1-c3"}, "headers": {"Sitting": "tab-1"}}, 422, "Sitting header"),
+        ({"json": {"move": "c1-c3"}, "headers": {"Sitting": "A" * 32}}, 422, "Sitting header"),
     ]
     for kwargs, status, words in cases:
         r = alice.post(f"/api/games/{gid}/moves", **kwargs)
@@ -85,10 +88,14 @@ def test_bad_moves_change_nothing(server: ServerProcess, alice: httpx.Client) ->
         assert "Game-Version" not in r.headers
         assert snapshot(alice, gid) == before
         assert stored_moves(server, gid) == stored
+    named = {"Sitting": "1" * 32}  # a page's name: a game id noted beside it is read first
     for path in ("/api/games/0", "/api/games/-1", "/api/games/abc", "/api/games/99999999",
-                 f"/api/games/{2**70}"):
+                 f"/api/games/{2**70}", "/api/games/" + "9" * 5000, "/api/games/\u00b2"):
         assert alice.get(path).status_code in (404, 422)
+        assert alice.get(path, headers=named).status_code in (404, 422)
         assert alice.post(path + "/moves", json={"move": "c1-c3"}).status_code in (404, 422)
+    r = alice.get("/api/games", headers={"Sitting": "x"})  # refused on every endpoint
+    assert r.status_code == 422 and "Sitting header" in detail(r)
 
 
 def test_oversized_bodies(server: ServerProcess, alice: httpx.Client) -> None:

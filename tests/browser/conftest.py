@@ -64,3 +64,15 @@ def phone(browser: Any, server: Any) -> Iterator[Any]:
     """A phone's touch screen, 390 x 844."""
     yield from _page(browser, viewport={"width": 390, "height": 844}, is_mobile=True,
                      has_touch=True)
+
+
+@pytest.fixture
+def caching(browser: Any, server: Any) -> Iterator[Any]:
+    """A page of a browser that keeps the pages left in its back/forward cache, as browsers
+    do (Playwright starts Chromium without it)."""
+    b = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=ARGS,
+                                    ignore_default_args=["--disable-back-forward-cache"])
+    try:
+        yield from _page(b, viewport={"width": 1280, "height": 900})
+    finally:
+        b.close()

@@ -122,6 +122,45 @@ def test_the_page_ends_a_sitting_when_it_shows_another_game_or_goes(page: Any,
     assert closed(server, second)
 
 
+def test_a_page_leaving_a_game_another_page_shows_does_not_stop_its_clock(
+        page: Any, server: Any) -> None:
+    """Two tabs on one game: the one left behind plays on, its time counted."""
+    with page.expect_response("**/analysis"):  # the page's first request about the game
+        open_game(page, server, "/play/bakers-dozen/9")
+    other = page.context.new_page()
+    with other.expect_response("**/analysis"):
+        open_game(other, server, "/play/bakers-dozen/9")
+    game = game_id(page)
+    assert game_id(other) == game
+    other.fill("#deal-number", "24")  # the other page shows another game
+    with other.expect_response("**/close"):
+        other.click("#deal-go")
+    assert not closed(server, game, wait=0)
+    page.goto("about:blank")
+    assert closed(server, game)
+
+
+def test_back_to_a_page_from_the_browsers_cache_reads_its_game_again(caching: Any,
+                                                                      server: Any) -> None:
+    """The page left ended the sitting; shown again as it was, it opens the game again, so
+    that the time from then to the next move is counted."""
+    with caching.expect_response("**/analysis"):  # none is under way as the page goes
+        open_game(caching, server, "/play/bakers-dozen/9")
+    game = game_id(caching)
+    caching.evaluate("window.kept = true")
+    caching.goto(server.url + "/api/stats")
+    assert closed(server, game)
+    with sqlite3.connect(server.db) as c:  # not asked of the server: that would open it
+        left = c.execute("SELECT elapsed FROM games WHERE id = ?", (game,)).fetchone()[0]
+    caching.go_back(wait_until="commit")  # no load event: the page is the one left
+    caching.wait_for_selector("body[data-ready='1']:not([data-busy])")
+    assert caching.evaluate("window.kept")
+    time.sleep(2)
+    top(caching, "c2").dblclick()
+    wait_ply(caching, 1)
+    assert api(caching, f"/api/games/{game}")["elapsed"] >= left + 2
+
+
 def test_the_clock_runs_from_the_deal_as_the_server_counts_it(page: Any, server: Any) -> None:
     """Not only from the first move: the time before it is play, and the server counts it."""
     open_game(page, server, "/play/bakers-dozen/9")

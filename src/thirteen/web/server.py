@@ -1,11 +1,13 @@
 """What the endpoints share: the store, the games replayed in memory, the players known, the
-limits on creating games and players, the solver's fair share and the verdicts it found; with
-the dependencies that hand them to an endpoint (`ServerDep`, `Player`)."""
+pages showing each game, the limits on creating games and players, the solver's fair share
+and the verdicts it found; with the dependencies that hand them to an endpoint (`ServerDep`,
+`Player`)."""
 
 from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +31,10 @@ CACHE_SIZE = 2000  # games kept replayed in memory
 VERSION_HEADER = "Game-Version"  # `changed`
 KNOWN_SIZE = 100_000  # player tokens remembered in memory
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
+SITTING_HEADER = "Sitting"  # a page's own random name, sent with each of its requests
+_SITTING = re.compile(r"^[0-9a-f]{32}$")
+_GAME = re.compile(r"^[0-9]{1,19}$")  # a game id in a path, as `int` reads it at once
+SITTINGS_SIZE = 8  # pages remembered per game; the games are the cache's
 
 
 @dataclass
@@ -73,6 +79,8 @@ class Server:
         self.store = store
         self.limits = limits = limits or Limits()
         self.cache: OrderedDict[int, Session] = OrderedDict()
+        # the pages showing each game, with when each was last heard from (`seen`)
+        self.sittings: OrderedDict[tuple[str, int], dict[str, float]] = OrderedDict()
         self.solver = FairSolver(slots=2, wait=limits.solver_wait)
         self.verdicts = Verdicts()
         self.known: OrderedDict[str, None] = OrderedDict()  # tokens issued or seen in the store
@@ -181,10 +189,13 @@ class Server:
                 raise changed(s, str(e)) from None
         self.stop_solves(s)
 
-    def close(self, s: Session) -> None:
-        """End the player's sitting with the game of ``s`` (`lifecycle.Session.close`): its
-        Solves stop, since nobody is there to see their answer, and it leaves the cache, so
-        that read again it is opened and its clock starts then."""
+    def close(self, s: Session, name: str | None = None) -> None:
+        """The page ``name`` leaves the game of ``s``. Unless another page still shows it (its
+        clock runs on for that page), the player's sitting ends (`lifecycle.Session.close`):
+        its Solves stop, since nobody is there to see their answer, and it leaves the cache,
+        so that read again it is opened and its clock starts then."""
+        if self.others_here(s, name):
+            return
         s.close()
         self.stop_solves(s)
         self.cache.pop(s.key, None)
@@ -197,6 +208,40 @@ class Server:
             hurry_workers()
         for scope in s.stops:
             scope.cancel()
+
+    # -- sittings --
+    def seen(self, player: str, request: Request) -> None:
+        """Note that the page naming itself in the ``Sitting`` header (422 if malformed) shows
+        the game of the request's path, so that another page leaving that game does not stop
+        its clock (`close`). A page is known from its first request about a game: the
+        analysis it asks for as it shows a position, if not an act. A game id not the
+        player's marks only the player's own sittings, which no one else's close reads."""
+        name = request.headers.get(SITTING_HEADER)
+        if name is None:
+            return
+        if not _SITTING.match(name):
+            raise HTTPException(422, f"{SITTING_HEADER} header: 32 lowercase hex digits")
+        game = str(request.path_params.get("game_id", ""))
+        if not _GAME.match(game):  # none, or the endpoint's own check refuses it
+            return
+        key = (player, int(game))
+        here = self.sittings.setdefault(key, {})
+        here.pop(name, None)
+        here[name] = time.time()
+        while len(here) > SITTINGS_SIZE:
+            del here[next(iter(here))]
+        self.sittings.move_to_end(key)
+        while len(self.sittings) > CACHE_SIZE:
+            self.sittings.popitem(last=False)
+
+    def others_here(self, s: Session, name: str | None) -> bool:
+        """Whether a page other than ``name`` has shown the game of ``s`` within `IDLE_CAP`
+        (one that went without a word counts until then, as a killed process does); ``name``
+        is forgotten."""
+        here = self.sittings.get((s.player, s.key), {})
+        here.pop(name or "", None)
+        now = time.time()
+        return any(now - then < lifecycle.IDLE_CAP for then in here.values())
 
     # -- the solver --
     async def solve(self, player: str, fn: Callable[..., T], *args: object,
@@ -241,7 +286,9 @@ async def _player(request: Request) -> str:
     Async so that FastAPI calls it in the event loop, not through a worker thread (the
     hand-over cost more than the lookup)."""
     server: Server = request.app.state.server
-    return server.player(request)
+    player = server.player(request)
+    server.seen(player, request)
+    return player
 
 
 ServerDep = Annotated[Server, Depends(_server)]

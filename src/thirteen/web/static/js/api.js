@@ -11,8 +11,16 @@ export class ApiError extends Error {
   }
 }
 
+// The page's own random name, sent with each of its requests, so that the server can tell
+// two pages of one player apart: one leaving a game does not stop the clock another shows.
+// (crypto.getRandomValues, not randomUUID: the latter needs https, and a server on a home
+// network is plain http.)
+export const SITTING = Array.from(crypto.getRandomValues(new Uint8Array(16)),
+  (b) => b.toString(16).padStart(2, "0")).join("");
+
 export async function api(method, path, body, signal) {
-  const opts = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  const opts = { method, headers: { Accept: "application/json", Sitting: SITTING },
+    credentials: "same-origin" };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);

@@ -2,7 +2,7 @@
 // redraws what changed and drops what belonged to the position before (the picked cards, a
 // hint, a message). Answers that come back after the player moved on are dropped.
 
-import { api, beside, queued } from "./api.js";
+import { SITTING, api, beside, queued } from "./api.js";
 import {
   $, announce, clearHints, drawBoard, dropStaleMessage, highlight, say, showHint, squeeze,
 } from "./draw.js";
@@ -103,13 +103,13 @@ export function setGame(data, opts = {}) {
   scheduleAnalysis();
 }
 
-// The page's sitting with a game ends when it shows another game or the page goes: the server
-// then stops the game's clock until the game is read again, so the time between two visits is
-// no play. ``keepalive``: the request outlives the page.
+// The page leaves a game when it shows another game or goes: unless another page shows it, the
+// server then stops the game's clock until the game is read again, so the time between two
+// visits is no play. ``keepalive``: the request outlives the page.
 export function closeGame(g, keepalive = false) {
   if (!g || g.status !== "in play" || g.result) return;
-  fetch(`/api/games/${g.id}/close`, { method: "POST", credentials: "same-origin", keepalive })
-    .catch(() => undefined);
+  fetch(`/api/games/${g.id}/close`, { method: "POST", credentials: "same-origin", keepalive,
+    headers: { Sitting: SITTING } }).catch(() => undefined);
 }
 
 // Is a winning line left? Asked a moment after the position settles; the answer counts only
