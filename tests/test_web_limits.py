@@ -23,7 +23,7 @@ from thirteen.web import fair
 from thirteen.web.fair import Busy, FairSolver, Late, hurry_workers, in_processes
 from thirteen.web.limits import Bucket
 from thirteen.web.process import ServerProcess
-from thirteen.web.server import Server
+from thirteen.web.server import SITTINGS_SIZE, Server
 
 # ---- the solver's fair share ---------------------------------------------------------------
 
@@ -305,6 +305,29 @@ def test_a_solve_is_stopped_when_the_game_changes(tmp_path: Path) -> None:
     assert answers == [None]
     assert pids[0] != pids[1] and not Path(f"/proc/{pids[0]}").exists()
     assert server.solver.running == {} and server.solver.waiting == 0
+
+
+def test_the_notes_of_which_page_shows_which_game_stay_bounded(tmp_path: Path) -> None:
+    """A flood of requests naming pages and games cannot grow the server's notes (`seen`):
+    only the player's own games in memory are noted, each with its last few pages."""
+    from starlette.requests import Request
+
+    server = Server(Store(tmp_path / "db.sqlite3"))
+    mine = server.create("a" * 22, Game.new(get_variant("bakers-dozen"), 9)).key
+    theirs = server.create("b" * 22, Game.new(get_variant("bakers-dozen"), 9)).key
+
+    def ask(game: int, page: int) -> None:
+        server.seen("a" * 22, Request({"type": "http", "path_params": {"game_id": str(game)},
+                                       "headers": [(b"sitting", b"%032x" % page)]}))
+
+    for page in range(1000):
+        ask(page + 100, page)  # games that are not there
+        ask(theirs, page)  # another player's game
+    assert not server.sittings
+    for page in range(1000):
+        ask(mine, page)
+    assert list(server.sittings) == [("a" * 22, mine)]
+    assert len(server.sittings["a" * 22, mine]) == SITTINGS_SIZE
 
 
 def test_bucket() -> None:

@@ -213,18 +213,20 @@ class Server:
     def seen(self, player: str, request: Request) -> None:
         """Note that the page naming itself in the ``Sitting`` header (422 if malformed) shows
         the game of the request's path, so that another page leaving that game does not stop
-        its clock (`close`). A page is known from its first request about a game: the
-        analysis it asks for as it shows a position, if not an act. A game id not the
-        player's marks only the player's own sittings, which no one else's close reads."""
+        its clock (`close`). Only a game of the player's in memory is noted, so that no
+        request for games that are not there can crowd out the notes: a page is known from
+        its first request about a game the server has read (the analysis it asks for as it
+        shows a position, if not an act; a page shown reads its game every 15 s)."""
         name = request.headers.get(SITTING_HEADER)
         if name is None:
             return
         if not _SITTING.match(name):
             raise HTTPException(422, f"{SITTING_HEADER} header: 32 lowercase hex digits")
         game = str(request.path_params.get("game_id", ""))
-        if not _GAME.match(game):  # none, or the endpoint's own check refuses it
+        s = self.cache.get(int(game)) if _GAME.match(game) else None
+        if s is None or s.player != player:
             return
-        key = (player, int(game))
+        key = (player, s.key)
         here = self.sittings.setdefault(key, {})
         here.pop(name, None)
         here[name] = time.time()
