@@ -317,8 +317,8 @@ def test_the_notes_of_which_page_shows_which_game_stay_bounded(tmp_path: Path) -
     theirs = server.create("b" * 22, Game.new(get_variant("bakers-dozen"), 9)).key
 
     def ask(game: int, page: int) -> None:
-        server.seen("a" * 22, Request({"type": "http", "path_params": {"game_id": str(game)},
-                                       "headers": [(b"sitting", b"%032x" % page)]}))
+        server.seen("a" * 22, Request({"type": "http", "path_params": {"game_id": str(game)}}),
+                    f"{page:032x}")
 
     for page in range(1000):
         ask(page + 100, page)  # games that are not there

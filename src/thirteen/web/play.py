@@ -14,7 +14,7 @@ from ..game import Game
 from ..moves import IllegalMove, Move, MoveError
 from . import solving
 from .models import GameOut, GameRow, MoveIn, NewGame, errors
-from .server import SITTING_HEADER, Player, ServerDep, Session
+from .server import Player, ServerDep, Session, Sitting
 from .variants import variant_or_404
 from .view import game_out
 
@@ -144,11 +144,11 @@ async def auto_finish(game_id: GameId, server: ServerDep, me: Player, at: At = N
 
 
 @router.post("/{game_id}/close", response_model=GameOut, responses=errors(404, 409, 429))
-async def close(request: Request, game_id: GameId, server: ServerDep, me: Player,
-                at: At = None) -> Json:
+async def close(game_id: GameId, server: ServerDep, me: Player, at: At = None,
+                sitting: Sitting = None) -> Json:
     """The page (``Sitting`` header) leaves the game, as it goes or shows another game. If no
     other page shows it, the player's sitting ends: the game is saved with its play time, and
     its clock stands still until it is read again. A game over is answered as it is."""
     s = server.session(me, game_id, at)
-    server.close(s, request.headers.get(SITTING_HEADER))
+    server.close(s, sitting)
     return game_out(s)

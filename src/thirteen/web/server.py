@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, TypeVar
 
 import anyio
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Header, HTTPException, Request
 
 from .. import session as lifecycle
 from ..game import Game, State
@@ -31,8 +31,10 @@ CACHE_SIZE = 2000  # games kept replayed in memory
 VERSION_HEADER = "Game-Version"  # `changed`
 KNOWN_SIZE = 100_000  # player tokens remembered in memory
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
-SITTING_HEADER = "Sitting"  # a page's own random name, sent with each of its requests
-_SITTING = re.compile(r"^[0-9a-f]{32}$")
+Sitting = Annotated[str | None, Header(
+    alias="Sitting", pattern=r"^[0-9a-f]{32}$",
+    description="the page's own random name, sent with each of its requests, so that one tab "
+                "leaving a game does not stop its clock while another shows it")]
 _GAME = re.compile(r"^[0-9]{1,19}$")  # a game id in a path, as `int` reads it at once
 SITTINGS_SIZE = 8  # pages remembered per game; the games are the cache's
 
@@ -210,21 +212,16 @@ class Server:
             scope.cancel()
 
     # -- sittings --
-    def seen(self, player: str, request: Request) -> None:
-        """Note that the page naming itself in the ``Sitting`` header (422 if malformed) shows
-        the game of the request's path, so that another page leaving that game does not stop
+    def seen(self, player: str, request: Request, name: str | None) -> None:
+        """Note that the page ``name`` (its ``Sitting`` header) shows the game of the
+        request's path, so that another page leaving that game does not stop
         its clock (`close`). Only a game of the player's in memory is noted, so that no
         request for games that are not there can crowd out the notes: a page is known from
         its first request about a game the server has read (the analysis it asks for as it
         shows a position, if not an act; a page shown reads its game every 15 s)."""
-        name = request.headers.get(SITTING_HEADER)
-        if name is None:
-            return
-        if not _SITTING.match(name):
-            raise HTTPException(422, f"{SITTING_HEADER} header: 32 lowercase hex digits")
         game = str(request.path_params.get("game_id", ""))
-        s = self.cache.get(int(game)) if _GAME.match(game) else None
-        if s is None or s.player != player:
+        s = self.cache.get(int(game)) if name and _GAME.match(game) else None
+        if name is None or s is None or s.player != player:
             return
         key = (player, s.key)
         here = self.sittings.setdefault(key, {})
@@ -283,13 +280,13 @@ async def _server(request: Request) -> Server:
     return server
 
 
-async def _player(request: Request) -> str:
+async def _player(request: Request, sitting: Sitting = None) -> str:
     """The player's token from the cookie; a new player (and cookie) when it is missing.
     Async so that FastAPI calls it in the event loop, not through a worker thread (the
     hand-over cost more than the lookup)."""
     server: Server = request.app.state.server
     player = server.player(request)
-    server.seen(player, request)
+    server.seen(player, request, sitting)
     return player
 
 
