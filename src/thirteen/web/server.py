@@ -214,14 +214,16 @@ class Server:
     # -- sittings --
     def seen(self, player: str, request: Request, name: str | None) -> None:
         """Note that the page ``name`` (its ``Sitting`` header) shows the game of the
-        request's path, so that another page leaving that game does not stop
-        its clock (`close`). Only a game of the player's in memory is noted, so that no
-        request for games that are not there can crowd out the notes: a page is known from
-        its first request about a game the server has read (the analysis it asks for as it
-        shows a position, if not an act; a page shown reads its game every 15 s)."""
+        request's path, so that another page leaving that game does not stop its clock
+        (`close`). Only a game of the player's in memory is noted, so that no request for
+        games that are not there can crowd out the notes: a page is known from its first
+        request about a game the server has read (the analysis it asks for as it shows a
+        position, if not an act; a page shown reads its game every 15 s)."""
         game = str(request.path_params.get("game_id", ""))
-        s = self.cache.get(int(game)) if name and _GAME.match(game) else None
-        if name is None or s is None or s.player != player:
+        if name is None or not _GAME.match(game):
+            return
+        s = self.cache.get(int(game))
+        if s is None or s.player != player:
             return
         key = (player, s.key)
         here = self.sittings.setdefault(key, {})
