@@ -88,7 +88,7 @@ def test_bad_moves_change_nothing(server: ServerProcess, alice: httpx.Client) ->
         assert "Game-Version" not in r.headers
         assert snapshot(alice, gid) == before
         assert stored_moves(server, gid) == stored
-    named = {"Sitting": "1" * 32}  # a page's name: a game id noted beside it is read first
+    named = {"Sitting": "1" * 32}  # with a page's name the id is read for the note (`seen`) too
     for path in ("/api/games/0", "/api/games/-1", "/api/games/abc", "/api/games/99999999",
                  f"/api/games/{2**70}", "/api/games/" + "9" * 5000, "/api/games/\u00b2"):
         assert alice.get(path).status_code in (404, 422)

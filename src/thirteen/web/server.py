@@ -25,6 +25,8 @@ from .fair import Busy, FairSolver, Late, hurry_workers
 from .limits import Bucket, Limits
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 COOKIE = "thirteen_player"
 CACHE_SIZE = 2000  # games kept replayed in memory
@@ -82,7 +84,7 @@ class Server:
         self.limits = limits = limits or Limits()
         self.cache: OrderedDict[int, Session] = OrderedDict()
         # the pages showing each game, with when each was last heard from (`seen`)
-        self.sittings: OrderedDict[tuple[str, int], dict[str, float]] = OrderedDict()
+        self.sittings: OrderedDict[tuple[str, int], OrderedDict[str, float]] = OrderedDict()
         self.solver = FairSolver(slots=2, wait=limits.solver_wait)
         self.verdicts = Verdicts()
         self.known: OrderedDict[str, None] = OrderedDict()  # tokens issued or seen in the store
@@ -109,10 +111,7 @@ class Server:
         return token
 
     def _know(self, token: str) -> None:
-        self.known[token] = None
-        self.known.move_to_end(token)
-        while len(self.known) > KNOWN_SIZE:
-            self.known.popitem(last=False)
+        _keep(self.known, token, None, KNOWN_SIZE)
 
     def may_create(self, player: str, request: Request) -> None:
         """429 unless the player and their address may start another game now."""
@@ -152,10 +151,7 @@ class Server:
         return loaded
 
     def remember(self, s: Session) -> None:
-        self.cache[s.key] = s
-        self.cache.move_to_end(s.key)
-        while len(self.cache) > CACHE_SIZE:
-            self.cache.popitem(last=False)
+        _keep(self.cache, s.key, s, CACHE_SIZE)
 
     def create(self, player: str, game: Game, leave: bool = False) -> Session:
         """A new game; with ``leave`` (the player confirmed) the player's other unfinished
@@ -226,20 +222,15 @@ class Server:
         if s is None or s.player != player:
             return
         key = (player, s.key)
-        here = self.sittings.setdefault(key, {})
-        here.pop(name, None)
-        here[name] = time.time()
-        while len(here) > SITTINGS_SIZE:
-            del here[next(iter(here))]
-        self.sittings.move_to_end(key)
-        while len(self.sittings) > CACHE_SIZE:
-            self.sittings.popitem(last=False)
+        here = self.sittings.get(key, OrderedDict())
+        _keep(here, name, time.time(), SITTINGS_SIZE)
+        _keep(self.sittings, key, here, CACHE_SIZE)
 
     def others_here(self, s: Session, name: str | None) -> bool:
         """Whether a page other than ``name`` has shown the game of ``s`` within `IDLE_CAP`
         (one that went without a word counts until then, as a killed process does); ``name``
         is forgotten."""
-        here = self.sittings.get((s.player, s.key), {})
+        here = self.sittings.get((s.player, s.key), OrderedDict())
         here.pop(name or "", None)
         now = time.time()
         return any(now - then < lifecycle.IDLE_CAP for then in here.values())
@@ -271,6 +262,15 @@ class Server:
             finally:
                 s.stops.remove(scope)
         return None
+
+
+def _keep(kept: OrderedDict[K, V], key: K, value: V, size: int) -> None:
+    """``kept[key] = value`` as the newest entry, the oldest dropped past ``size``: what the
+    server remembers stays bounded whatever the requests."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > size:
+        kept.popitem(last=False)
 
 
 def address(request: Request) -> str:
